@@ -1,0 +1,123 @@
+import type { Capabilities } from '../../capabilities.js';
+
+/** Float precision a backend computes in; conformance tolerances follow from it. */
+export type PrecisionV1 = 'fp32' | 'fp16' | 'bf16';
+
+/** What a head of the model computes at a position. */
+export type HeadKindV1 =
+  /** Next-token logits over the vocabulary (read chosen candidate tokens with `columns`). */
+  | 'lm'
+  /** Per-token class logits (a token-classification head, e.g. 2 classes). */
+  | 'token-classification'
+  /** One scalar per token (a value head, or a sequence classifier's reward head). */
+  | 'value';
+
+export interface HeadInfoV1 {
+  /** The name requests use, e.g. `lm`, `classifier`, `value`. */
+  name: string;
+  kind: HeadKindV1;
+  /** Outputs per position: vocabulary size, number of classes, or 1. */
+  width: number;
+}
+
+/** Facts about the loaded model that callers need to build requests. */
+export interface ModelInfoV1 {
+  /** A short description, e.g. `llama hidden=64 layers=2 heads=4/2`. */
+  description: string;
+  vocabSize: number;
+  hiddenSize: number;
+  numLayers: number;
+  /** Longest sequence (past plus new tokens) the model accepts. */
+  maxPositions: number;
+  heads: readonly HeadInfoV1[];
+}
+
+/**
+ * What to read from a forward pass. `positions[row]` lists positions of that row of the
+ * padded batch (indices into the row, 0-based). Reading a padding position is a contract error.
+ */
+export type ReadRequestV1 =
+  | {
+      kind: 'head';
+      head: string;
+      positions: readonly (readonly number[])[];
+      /** Only these output columns (candidate token ids of an `lm` head, say); all when absent. */
+      columns?: readonly number[];
+      /**
+       * Apply the head to the hidden state after this many decoder layers (0 = embeddings,
+       * numLayers = the usual final read, after the final norm). Needs LINEAR_READOUT when not numLayers.
+       */
+      layer?: number;
+    }
+  | {
+      kind: 'hidden';
+      /** 0 = embeddings, k = output of decoder layer k (before the final norm). Needs ACTIVATIONS. */
+      layer: number;
+      positions: readonly (readonly number[])[];
+    };
+
+/**
+ * One forward pass over a rectangular, padded batch.
+ *
+ * Padding may sit on either side of a row; `attentionMask` marks real tokens with 1. A real
+ * token's position id is the number of real tokens before it in its row, plus the length of
+ * its row's `past` cache when one is given.
+ */
+export interface ForwardRequestV1 {
+  batchSize: number;
+  sequenceLength: number;
+  /** Row-major `[batchSize, sequenceLength]`. Padding ids are ignored but must be valid (use 0). */
+  inputIds: Int32Array;
+  /** Row-major `[batchSize, sequenceLength]`, 1 for real tokens and 0 for padding. */
+  attentionMask: Uint8Array;
+  reads: readonly ReadRequestV1[];
+  /** Per row: a cache whose tokens precede this row's tokens. Needs `info.supportsCache`. */
+  past?: readonly (CacheHandleV1 | null)[];
+  /** Return, per row, a cache covering the row's past and its real tokens. Needs `info.supportsCache`. */
+  returnCache?: boolean;
+}
+
+/** The values of one read, in request order. */
+export interface ReadResultV1 {
+  /** Values per position: the head's width (or `columns.length`), or the hidden size. */
+  width: number;
+  /** Per row: `positions[row].length * width` values, position-major. */
+  values: Float32Array[];
+}
+
+export interface ForwardResultV1 {
+  reads: ReadResultV1[];
+  /** Per row, when `returnCache` was set. */
+  caches?: CacheHandleV1[];
+}
+
+/**
+ * The keys and values of a scored prefix, kept by the backend. Opaque to callers.
+ * A handle is used by one request at a time; `fork()` copies it for another continuation.
+ */
+export interface CacheHandleV1 {
+  readonly specificationVersion: 'v1';
+  /** Real tokens covered. */
+  readonly length: number;
+  fork(): CacheHandleV1;
+  /** Frees the memory; using the handle afterwards is a contract error. Idempotent. */
+  release(): void;
+}
+
+/**
+ * The contract a forward-pass backend fulfils. Methods named `do*` are for the SDK to call;
+ * users go through `ProcessRM`.
+ */
+export interface BackendV1 {
+  readonly specificationVersion: 'v1';
+  /** Registry name, e.g. `tiny`, `onnx-node`. */
+  readonly name: string;
+  readonly capabilities: Capabilities;
+  readonly precision: PrecisionV1;
+  /** True when `past` and `returnCache` are supported. */
+  readonly supportsCache: boolean;
+  readonly info: ModelInfoV1;
+  doForward(request: ForwardRequestV1): Promise<ForwardResultV1>;
+  /** Frees the model; later calls are contract errors. Idempotent. */
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,7 @@
+export { RewardLensError } from './reward-lens-error.js';
+export { UnsupportedCapabilityError } from './unsupported-capability-error.js';
+export { InvalidInputError } from './invalid-input-error.js';
+export { BackendResolutionError, type SkippedBackend } from './backend-resolution-error.js';
+export { BackendContractError } from './backend-contract-error.js';
+export { ModelLoadError } from './model-load-error.js';
+export { SequenceTooLongError } from './sequence-too-long-error.js';

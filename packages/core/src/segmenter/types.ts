@@ -1,0 +1,40 @@
+import type { CharSpan } from '../tokenizers/tokenizer.js';
+
+/** What separates steps: a string such as `"\n"`, `"\n\n"` or a step tag, or a regular expression. */
+export type StepDelimiter = string | RegExp;
+
+/**
+ * A seam for a learned step-boundary detector, used when the delimiter does not split a solution
+ * into at least two steps. Returns the steps' character spans, or `null` when it finds none.
+ */
+export interface StepBoundaryDetector {
+  readonly name: string;
+  detect(solution: string): CharSpan[] | null;
+}
+
+export interface SegmentedStep {
+  /** The step's text, `solution.slice(charSpan[0], charSpan[1])`. */
+  text: string;
+  /** The step's content in the solution, surrounding whitespace excluded. */
+  charSpan: CharSpan;
+}
+
+export interface Segmentation {
+  steps: SegmentedStep[];
+  /** How the steps were found: `delimiter`, `given` (the caller passed steps), `detector:<name>`, or `single` (one-step fallback). */
+  method: 'delimiter' | 'given' | `detector:${string}` | 'single';
+  /** Set when the solution was not split by the delimiter; says why and what was done. */
+  stepDetection?: string;
+  /** Empty (whitespace-only) pieces between delimiters that were dropped. */
+  droppedEmptySteps: number;
+}
+
+/** A step mapped to token coordinates of the encoded sequence. */
+export interface StepTokens {
+  /** `[first, end)`: the tokens that overlap the step's characters. */
+  tokenSpan: readonly [first: number, end: number];
+  /** The position read for this step's score. */
+  readTokenIndex: number;
+  /** True when the read token also covers characters after the step's end (a tokenizer merged across the boundary). */
+  readTokenCrossesBoundary: boolean;
+}

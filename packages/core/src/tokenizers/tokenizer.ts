@@ -1,0 +1,27 @@
+/** `[start, end)` in UTF-16 code units of the encoded text. */
+export type CharSpan = readonly [start: number, end: number];
+
+export interface Encoding {
+  ids: number[];
+  /**
+   * Per token, the smallest character span covering the token's bytes. Tokens that hold only part
+   * of one character (a byte-level piece of an emoji, say) share that character's span. Spans are
+   * non-decreasing and together cover the text with no gap.
+   */
+  offsets: CharSpan[];
+}
+
+/** What ProcessRM needs of a tokenizer: ids with exact character offsets. */
+export interface PrmTokenizer {
+  readonly name: string;
+  readonly vocabSize: number;
+  readonly bosTokenId: number | null;
+  readonly eosTokenId: number | null;
+  /** Id used for padding cells (never read). */
+  readonly padTokenId: number;
+  /** Encodes without adding special tokens. */
+  encode(text: string): Encoding;
+  decode(ids: readonly number[]): string;
+  /** The id of a token spelled exactly so (a special token or step tag), when it is one token. */
+  tokenToId(token: string): number | undefined;
+}

@@ -1,0 +1,16 @@
+import { defineProject } from 'vitest/config';
+
+/** The per-package vitest project: tests run against source through the `@reward-lens/source` export condition. */
+export function rewardLensProject(name: string, options: { testTimeout?: number } = {}) {
+  const conditions = ['@reward-lens/source', 'module', 'node', 'import', 'default'];
+  return defineProject({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['@reward-lens/source'] } },
+    test: {
+      name,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: options.testTimeout ?? 60_000,
+      environment: 'node',
+    },
+  });
+}
