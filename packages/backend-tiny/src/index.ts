@@ -1,1 +1,7 @@
-export {};
+export { createTinyBackend, tinyBackendCapabilities } from './create-tiny-backend.js';
+export type { TinyBackendOptions } from './create-tiny-backend.js';
+export { tinyBackendRegistration } from './tiny-backend-registration.js';
+export { nextTokenLogits } from './next-token-logits.js';
+export type { NextTokenStep } from './next-token-logits.js';
+export { scalarKernels } from './kernels/kernel-set.js';
+export type { KernelSet } from './kernels/kernel-set.js';

@@ -1,1 +1,74 @@
-export {};
+// The public API of @reward-lens/core, by name.
+export {
+  Capability,
+  capabilitiesOf,
+  capabilityNamesOf,
+  formatCapabilities,
+  hasCapability,
+  parseCapabilities,
+  type Capabilities,
+  type CapabilityName,
+} from './capabilities.js';
+export {
+  BackendContractError,
+  BackendResolutionError,
+  InvalidInputError,
+  ModelLoadError,
+  RewardLensError,
+  SequenceTooLongError,
+  UnsupportedCapabilityError,
+  type SkippedBackend,
+} from './errors/index.js';
+export { createEvidence, type Evidence, type Gauge, type Trust } from './evidence.js';
+export { aggregate, aggregatorNames, builtInAggregators, getAggregator, registerAggregator, type Aggregator, type BuiltInAggregatorName } from './aggregators/index.js';
+export type {
+  BackendV1,
+  CacheHandleV1,
+  ForwardRequestV1,
+  ForwardResultV1,
+  HeadInfoV1,
+  HeadKindV1,
+  ModelInfoV1,
+  PrecisionV1,
+  ReadRequestV1,
+  ReadResultV1,
+} from './backend/v1/index.js';
+export { validateForwardRequest } from './backend/v1/index.js';
+export {
+  backendCandidates,
+  registerBackend,
+  registeredBackends,
+  resolveBackend,
+  type BackendCreateOptions,
+  type BackendRegistration,
+  type ResolvedBackend,
+} from './backend/registry.js';
+export type { ModelSource } from './backend/model-source.js';
+export {
+  createRandomDecoder,
+  defineDecoderConfig,
+  expectedTensorShapes,
+  headWidth,
+  tinyDecoderConfig,
+  validateDecoderModel,
+  type DecoderArchitecture,
+  type DecoderConfig,
+  type DecoderModel,
+  type HeadSpec,
+} from './model/index.js';
+export { plainValueRecipe, recipeGauge, type ReadActivation, type ReadingRecipe } from './recipes/index.js';
+export {
+  ProcessRM,
+  type OutcomeScores,
+  type PairMeta,
+  type PrefixScores,
+  type ProcessRMOptions,
+  type ScoringInput,
+  type StepActivations,
+  type StepScores,
+  type TinyModelOptions,
+  type TokenizedPair,
+  type TokenizedStep,
+} from './process-rm/index.js';
+export * from './segmenter/index.js';
+export * from './tokenizers/index.js';

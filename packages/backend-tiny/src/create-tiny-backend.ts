@@ -1,0 +1,84 @@
+import {
+  BackendContractError,
+  capabilitiesOf,
+  headWidth,
+  validateDecoderModel,
+  validateForwardRequest,
+  type BackendV1,
+  type Capabilities,
+  type DecoderModel,
+  type ForwardRequestV1,
+  type ForwardResultV1,
+  type ModelInfoV1,
+} from '@reward-lens/core/internal';
+import { cacheHandles, planRowCaches } from './cache-plan.js';
+import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
+import { gatherDecoderWeights } from './model/decoder-weights.js';
+import { runForward, type TinyModel } from './model/forward.js';
+import { createRotaryTables } from './model/rotary-embedding.js';
+
+export interface TinyBackendOptions {
+  /** Check every tensor's presence and size first (default true). */
+  validate?: boolean;
+  /** The dense kernels to run on (default: the scalar TypeScript kernels). */
+  kernels?: KernelSet;
+}
+
+/** The capabilities of the tiny backend: everything but gradients. */
+export const tinyBackendCapabilities: Capabilities = capabilitiesOf('SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES');
+
+class TinyBackend implements BackendV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly name = 'tiny';
+  readonly capabilities = tinyBackendCapabilities;
+  readonly precision = 'fp32' as const;
+  readonly supportsCache = true;
+  readonly info: ModelInfoV1;
+  #model: TinyModel | null;
+
+  constructor(model: TinyModel) {
+    this.#model = model;
+    const { config } = model.weights;
+    this.info = {
+      description: `${config.architecture} hidden=${config.hiddenSize} layers=${config.numLayers} heads=${config.numHeads}/${config.numKvHeads}`,
+      vocabSize: config.vocabSize,
+      hiddenSize: config.hiddenSize,
+      numLayers: config.numLayers,
+      maxPositions: config.maxPositions,
+      heads: config.heads.map((head) => ({ name: head.name, kind: head.kind, width: headWidth(config, head) })),
+    };
+  }
+
+  async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
+    const model = this.#model;
+    if (model === null) throw new BackendContractError(this.name, 'doForward was called after dispose()');
+    const realTokens = validateForwardRequest(this, request);
+    const { numLayers, numKvHeads, headDim } = model.weights.config;
+    const rowCaches = planRowCaches(this, request, realTokens, { numLayers, width: numKvHeads * headDim });
+    const returnCache = request.returnCache === true;
+    const reads = runForward(model, request, rowCaches, returnCache);
+    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens) } : { reads };
+  }
+
+  async dispose(): Promise<void> {
+    this.#model = null;
+  }
+}
+
+/**
+ * A backend that runs a Llama / Mistral / Qwen2 decoder in plain TypeScript, in float32
+ * storage with float64 accumulation. Bit-exact across batch compositions and padding sides.
+ *
+ * @example
+ * const backend = createTinyBackend(createRandomDecoder({ seed: 1 }));
+ * const { reads } = await backend.doForward({ batchSize: 1, sequenceLength: 3,
+ *   inputIds: Int32Array.of(5, 6, 7), attentionMask: Uint8Array.of(1, 1, 1),
+ *   reads: [{ kind: 'head', head: 'value', positions: [[0, 1, 2]] }] });
+ */
+export function createTinyBackend(model: DecoderModel, options: TinyBackendOptions = {}): BackendV1 {
+  if (options.validate !== false) validateDecoderModel(model);
+  const weights = gatherDecoderWeights(model);
+  const { config } = weights;
+  const rotary = createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta);
+  return new TinyBackend({ weights, rotary, kernels: options.kernels ?? scalarKernels });
+}

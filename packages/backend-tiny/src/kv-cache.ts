@@ -1,0 +1,91 @@
+import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core/internal';
+
+/**
+ * Keys (already rotated) and values of every layer for a run of tokens, one growable buffer
+ * per layer, `[capacity, numKvHeads * headDim]` row-major.
+ *
+ * Storage is append-only and shared: handles hold a storage and a length, and never see past
+ * their length. `committedLength` is the longest length any handle (or in-flight forward)
+ * has claimed; a continuation whose past ends exactly there may append in place, any other
+ * continuation copies its prefix first (copy-on-extend). So extending never disturbs the
+ * handle it extends, forks are O(1), and step-by-step generation appends in amortised O(1).
+ */
+export class KvStorage {
+  keys: Float32Array[];
+  values: Float32Array[];
+  capacity: number;
+  committedLength = 0;
+
+  constructor(
+    readonly numLayers: number,
+    readonly width: number,
+    capacity: number,
+  ) {
+    this.capacity = Math.max(1, capacity);
+    this.keys = Array.from({ length: numLayers }, () => new Float32Array(this.capacity * width));
+    this.values = Array.from({ length: numLayers }, () => new Float32Array(this.capacity * width));
+  }
+
+  /** Grows to hold at least `length` tokens (doubling), keeping the first `keep` tokens. */
+  ensureCapacity(length: number, keep: number): void {
+    if (length <= this.capacity) return;
+    let capacity = this.capacity;
+    while (capacity < length) capacity *= 2;
+    const grow = (old: Float32Array): Float32Array => {
+      const buffer = new Float32Array(capacity * this.width);
+      buffer.set(old.subarray(0, keep * this.width));
+      return buffer;
+    };
+    this.keys = this.keys.map(grow);
+    this.values = this.values.map(grow);
+    this.capacity = capacity;
+  }
+
+  /** A new storage holding a copy of the first `length` tokens, with room for `capacity`. */
+  copyPrefix(length: number, capacity: number): KvStorage {
+    const copy = new KvStorage(this.numLayers, this.width, Math.max(capacity, length));
+    const size = length * this.width;
+    for (let layer = 0; layer < this.numLayers; layer++) {
+      copy.keys[layer]!.set(this.keys[layer]!.subarray(0, size));
+      copy.values[layer]!.set(this.values[layer]!.subarray(0, size));
+    }
+    copy.committedLength = length;
+    return copy;
+  }
+}
+
+/** A handle on the first `length` tokens of a storage; what `doForward` hands out. */
+export class TinyCacheHandle implements CacheHandleV1 {
+  readonly specificationVersion = 'v1' as const;
+  #storage: KvStorage | null;
+
+  constructor(
+    /** The backend instance (and so the model) that made the handle. */
+    readonly owner: { readonly name: string },
+    storage: KvStorage,
+    readonly length: number,
+  ) {
+    this.#storage = storage;
+  }
+
+  /** The storage, or a contract error once released. */
+  storage(): KvStorage {
+    if (this.#storage === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
+    return this.#storage;
+  }
+
+  get released(): boolean {
+    return this.#storage === null;
+  }
+
+  /** Logically a copy: the shared storage is append-only below every handle's length. */
+  fork(): CacheHandleV1 {
+    if (this.#storage === null) throw new BackendContractError(this.owner.name, 'cannot fork a released cache handle');
+    return new TinyCacheHandle(this.owner, this.#storage, this.length);
+  }
+
+  /** Drops this handle's reference; the storage is freed once no handle refers to it. */
+  release(): void {
+    this.#storage = null;
+  }
+}

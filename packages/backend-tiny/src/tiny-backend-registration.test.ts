@@ -1,0 +1,25 @@
+import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/core/internal';
+import { describe, expect, it } from 'vitest';
+import { tinyBackendRegistration } from './tiny-backend-registration.js';
+
+describe('tinyBackendRegistration', () => {
+  const model = createRandomDecoder({ seed: 1 });
+
+  it('runs decoder sources and skips ONNX graphs with a reason', () => {
+    expect(tinyBackendRegistration.unavailableReason({ kind: 'decoder', model, description: 'seeded' })).toBeNull();
+    expect(tinyBackendRegistration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' })).toMatch(/not ONNX/);
+  });
+
+  it('is resolved by name and by auto once registered', async () => {
+    const unregister = registerBackend(tinyBackendRegistration);
+    try {
+      for (const requested of ['tiny', 'auto']) {
+        const { backend, notes } = await resolveBackend(requested, { kind: 'decoder', model, description: 'a seeded model' });
+        expect(backend.name).toBe('tiny');
+        expect(notes[0]).toContain('"tiny"');
+      }
+    } finally {
+      unregister();
+    }
+  });
+});

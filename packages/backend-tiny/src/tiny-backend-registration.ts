@@ -1,0 +1,15 @@
+import type { BackendRegistration } from '@reward-lens/core/internal';
+import { createTinyBackend } from './create-tiny-backend.js';
+
+/** Registers `tiny` for in-memory decoder weights; it skips ONNX graphs with a reason. */
+export const tinyBackendRegistration: BackendRegistration = {
+  name: 'tiny',
+  priority: 10,
+  unavailableReason(source) {
+    return source.kind === 'decoder' ? null : 'backend-tiny runs decoder weights in memory, not ONNX graphs';
+  },
+  async create(source) {
+    if (source.kind !== 'decoder') throw new Error(`backend-tiny cannot run a "${source.kind}" source`);
+    return createTinyBackend(source.model);
+  },
+};

@@ -1,0 +1,35 @@
+import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { builtInAggregators, type Aggregator } from './aggregators.js';
+
+const customAggregators = new Map<string, Aggregator>();
+
+/** Adds a named aggregator (built-in names cannot be replaced). Returns a function that removes it. */
+export function registerAggregator(name: string, aggregator: Aggregator): () => void {
+  if (name in builtInAggregators) throw new InvalidInputError(`"${name}" is a built-in aggregator and cannot be replaced`);
+  customAggregators.set(name, aggregator);
+  return () => {
+    if (customAggregators.get(name) === aggregator) customAggregators.delete(name);
+  };
+}
+
+export function aggregatorNames(): string[] {
+  return [...Object.keys(builtInAggregators), ...customAggregators.keys()];
+}
+
+export function getAggregator(name: string): Aggregator {
+  const aggregator = (builtInAggregators as Record<string, Aggregator>)[name] ?? customAggregators.get(name);
+  if (!aggregator) throw new InvalidInputError(`unknown aggregator "${name}" (known: ${aggregatorNames().join(', ')})`);
+  return aggregator;
+}
+
+/**
+ * One solution score from its step scores, by name or function.
+ * @example aggregate([0.95, 0.9, 0.3, 0.85], 'min') // 0.3
+ */
+export function aggregate(stepScores: ArrayLike<number>, how: string | Aggregator): number {
+  if (stepScores.length === 0) throw new InvalidInputError('cannot aggregate an empty list of step scores');
+  for (let index = 0; index < stepScores.length; index++) {
+    if (!Number.isFinite(stepScores[index]!)) throw new InvalidInputError(`step score ${index} is not a finite number (${stepScores[index]})`);
+  }
+  return (typeof how === 'function' ? how : getAggregator(how))(stepScores);
+}

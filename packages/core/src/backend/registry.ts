@@ -1,0 +1,98 @@
+import { BackendResolutionError, type SkippedBackend } from '../errors/backend-resolution-error.js';
+import { RewardLensError } from '../errors/reward-lens-error.js';
+import type { ModelSource } from './model-source.js';
+import type { BackendV1 } from './v1/backend-v1.js';
+
+export interface BackendCreateOptions {
+  /** Per-backend settings, under the backend's name (e.g. `{ 'onnx-node': { intraOpThreads: 1 } }`). */
+  settings?: Record<string, unknown>;
+}
+
+/**
+ * A lazily loaded backend. `create` runs only when the backend is chosen, so registering costs
+ * nothing; `unavailableReason` says why it cannot run a source here (or `null` when it can).
+ */
+export interface BackendRegistration {
+  name: string;
+  /** Higher is tried first by `'auto'`. */
+  priority: number;
+  /** Only chosen when asked for by name, never by `'auto'` (a software fallback adapter, say). */
+  explicitOnly?: boolean;
+  unavailableReason(source: ModelSource): Promise<string | null> | string | null;
+  create(source: ModelSource, options: BackendCreateOptions): Promise<BackendV1>;
+}
+
+export interface ResolvedBackend {
+  backend: BackendV1;
+  /** Which backend ran and why each one before it was skipped. */
+  notes: string[];
+}
+
+const registrations = new Map<string, BackendRegistration>();
+
+/** Adds (or replaces) a backend factory. Returns a function that removes it again. */
+export function registerBackend(registration: BackendRegistration): () => void {
+  registrations.set(registration.name, registration);
+  return () => {
+    if (registrations.get(registration.name) === registration) registrations.delete(registration.name);
+  };
+}
+
+export function registeredBackends(): BackendRegistration[] {
+  return [...registrations.values()].sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name));
+}
+
+/**
+ * The candidates tried for a request, in order: a pure function over the registrations,
+ * tested on its own. A name gives that backend alone; `'auto'` gives every backend that is not
+ * explicit-only, highest priority first.
+ */
+export function backendCandidates(requested: string, available: readonly BackendRegistration[]): BackendRegistration[] {
+  if (requested !== 'auto') return available.filter((registration) => registration.name === requested);
+  return available
+    .filter((registration) => !registration.explicitOnly)
+    .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name));
+}
+
+/**
+ * Creates the requested backend, or with `'auto'` the first candidate that can run the source,
+ * falling back in priority order. Throws one error listing every candidate and its reason.
+ */
+export async function resolveBackend(requested: string, source: ModelSource, options: BackendCreateOptions = {}): Promise<ResolvedBackend> {
+  const all = registeredBackends();
+  const candidates = backendCandidates(requested, all);
+  const skipped: SkippedBackend[] = [];
+  if (candidates.length === 0) {
+    const known = all.map((registration) => registration.name).join(', ') || 'none';
+    const reason =
+      requested === 'auto'
+        ? `no backend is registered (import a backend's "register" entry, e.g. "@reward-lens/backend-tiny/register")`
+        : `no backend named "${requested}" is registered (registered: ${known})`;
+    throw new BackendResolutionError(requested, [{ name: requested, reason }]);
+  }
+  let lastError: unknown;
+  for (const candidate of candidates) {
+    let reason: string | null;
+    try {
+      reason = await candidate.unavailableReason(source);
+    } catch (error) {
+      reason = `availability check failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (reason !== null) {
+      skipped.push({ name: candidate.name, reason });
+      continue;
+    }
+    try {
+      const backend = await candidate.create(source, options);
+      const notes = [`backend "${candidate.name}" ran ${source.description}`];
+      for (const skip of skipped) notes.push(`backend "${skip.name}" skipped: ${skip.reason}`);
+      return { backend, notes };
+    } catch (error) {
+      // A model that is itself broken fails the same way on every backend: report it, do not mask it.
+      if (RewardLensError.hasCode(error, 'MODEL_LOAD')) throw error;
+      lastError = error;
+      skipped.push({ name: candidate.name, reason: `failed to start: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  throw new BackendResolutionError(requested, skipped, lastError === undefined ? undefined : { cause: lastError });
+}

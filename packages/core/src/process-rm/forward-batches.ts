@@ -1,0 +1,46 @@
+import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+
+export interface SequenceReads {
+  inputIds: Int32Array;
+  /** Positions to read, indices into `inputIds`. */
+  positions: readonly number[];
+}
+
+export interface ForwardBatchOptions {
+  batchSize: number;
+  padding: 'left' | 'right';
+  padTokenId: number;
+  /** Builds the read for one batch from its rows' positions (a head read, or a hidden-state read). */
+  read: (positions: number[][]) => ReadRequestV1;
+}
+
+/**
+ * Runs sequences through the backend in padded batches of `batchSize`, one forward pass per
+ * batch, and returns per sequence the read values (`positions.length * width`) and the width.
+ */
+export async function forwardInBatches(
+  backend: BackendV1,
+  sequences: readonly SequenceReads[],
+  options: ForwardBatchOptions,
+): Promise<{ values: Float32Array[]; width: number }> {
+  const values: Float32Array[] = [];
+  let width = 0;
+  for (let start = 0; start < sequences.length; start += options.batchSize) {
+    const batch = sequences.slice(start, start + options.batchSize);
+    const sequenceLength = Math.max(...batch.map((sequence) => sequence.inputIds.length));
+    const inputIds = new Int32Array(batch.length * sequenceLength).fill(options.padTokenId);
+    const attentionMask = new Uint8Array(batch.length * sequenceLength);
+    const positions: number[][] = [];
+    batch.forEach((sequence, row) => {
+      const shift = options.padding === 'left' ? sequenceLength - sequence.inputIds.length : 0;
+      inputIds.set(sequence.inputIds, row * sequenceLength + shift);
+      attentionMask.fill(1, row * sequenceLength + shift, row * sequenceLength + shift + sequence.inputIds.length);
+      positions.push(sequence.positions.map((position) => position + shift));
+    });
+    const result = await backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: [options.read(positions)] });
+    const read = result.reads[0]!;
+    width = read.width;
+    values.push(...read.values);
+  }
+  return { values, width };
+}

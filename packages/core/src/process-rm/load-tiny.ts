@@ -1,0 +1,48 @@
+import { registeredBackends, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
+import { BackendResolutionError } from '../errors/backend-resolution-error.js';
+import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
+import type { DecoderConfig } from '../model/decoder-config.js';
+import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+
+export interface TinyModelOptions {
+  /** Seed of the random weights. Default 0. */
+  seed?: number;
+  /** Architecture of the random model; defaults to `tinyDecoderConfig` (vocabulary of the byte-BPE tokenizer). */
+  config?: DecoderConfig;
+  /** Which backend runs it: `'tiny'` (default), another registered backend, or `'auto'`. */
+  backend?: string;
+  /** Per-backend settings, under the backend's name. */
+  backendSettings?: Record<string, unknown>;
+}
+
+// A variable specifier keeps bundlers from resolving the optional package at build time.
+const tinyRegisterEntry = '@reward-lens/backend-tiny/register';
+
+async function ensureTinyRegistered(): Promise<void> {
+  if (registeredBackends().some((registration) => registration.name === 'tiny')) return;
+  try {
+    await import(/* @vite-ignore */ tinyRegisterEntry);
+  } catch (error) {
+    throw new BackendResolutionError(
+      'tiny',
+      [{ name: 'tiny', reason: `not registered and "${tinyRegisterEntry}" could not be imported (install @reward-lens/backend-tiny and import its register entry)` }],
+      { cause: error },
+    );
+  }
+}
+
+/** The seeded random model with the byte-BPE tokenizer it was sized for, on the requested backend. */
+export async function loadTinyModel(options: TinyModelOptions): Promise<ResolvedBackend & { tokenizer: PrmTokenizer }> {
+  const seed = options.seed ?? 0;
+  const requested = options.backend ?? 'tiny';
+  if (requested === 'tiny') await ensureTinyRegistered();
+  const config = options.config ?? tinyDecoderConfig;
+  const model = createRandomDecoder({ seed, config });
+  const resolved = await resolveBackend(
+    requested,
+    { kind: 'decoder', model, description: `the seeded tiny model (seed ${seed}, hidden ${config.hiddenSize}, ${config.numLayers} layers; random weights: scores carry no meaning)` },
+    options.backendSettings ? { settings: options.backendSettings } : {},
+  );
+  return { ...resolved, tokenizer: createByteBpeTokenizer() };
+}

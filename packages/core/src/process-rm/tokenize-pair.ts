@@ -1,0 +1,196 @@
+import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
+import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-recipe.js';
+import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
+import type { Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
+import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { NormalizedInput } from './scoring-input.js';
+
+export interface TokenizeOptions {
+  delimiter: StepDelimiter;
+  detector?: StepBoundaryDetector;
+  /** Longest sequence the model takes. */
+  maxPositions: number;
+  /** `'none'` (default) throws on a longer sequence; `'left'` keeps the last `maxPositions` tokens. */
+  truncation: 'none' | 'left';
+}
+
+export interface TokenizedStep {
+  index: number;
+  text: string;
+  /** The step's characters in the full sequence text. */
+  charSpan: CharSpan;
+  /** `[first, end)` tokens overlapping the step, in sequence positions (BOS counted). */
+  tokenSpan: readonly [number, number];
+  /** The position whose reward is this step's score; -1 when truncation cut it off. */
+  readTokenIndex: number;
+  /** The read token also covers text after the step (a merge across the boundary, or the step tag). */
+  readTokenCrossesBoundary: boolean;
+}
+
+export interface PairMeta {
+  nSteps: number;
+  /** How the steps were found (`delimiter`, `given`, `detector:<name>`, `single`). */
+  stepMethod: string;
+  /** Set when the solution was not split by the delimiter: why, and what was done instead. */
+  stepDetection?: string;
+  droppedEmptySteps: number;
+  tokenCount: number;
+  /** Tokens removed from the start by left truncation. */
+  truncatedTokens: number;
+}
+
+/** One pair laid out as the recipe reads it, mapped exactly to token positions. */
+export interface TokenizedPair {
+  text: string;
+  inputIds: Int32Array;
+  /** Per token, its span in `text` (`[0, 0]` for BOS). */
+  offsets: CharSpan[];
+  steps: TokenizedStep[];
+  /** `steps[k].readTokenIndex` for every step. */
+  readPositions: number[];
+  meta: PairMeta;
+  notes: string[];
+}
+
+/** A piece of the laid-out text; per-piece tokenization encodes each on its own. */
+interface Piece {
+  text: string;
+  start: number;
+  /** Set for the piece that holds step `step` (with its suffix). */
+  step?: number;
+}
+
+interface Layout {
+  text: string;
+  segmentation: Segmentation;
+  stepSpans: CharSpan[];
+  /** Where each step is read, when a suffix token is read instead of the step's last token. */
+  anchorSpans?: CharSpan[];
+  pieces: Piece[];
+}
+
+function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): Layout {
+  const { template } = recipe;
+  const segmented =
+    input.steps !== undefined
+      ? segmentGivenSteps([...input.steps], typeof options.delimiter === 'string' ? options.delimiter : template.stepJoiner)
+      : { solution: input.solution, segmentation: segmentSolution(input.solution, { delimiter: options.delimiter, ...(options.detector ? { detector: options.detector } : {}) }) };
+  const head = template.prefix + input.problem + template.problemSuffix;
+  if (keepsSolutionVerbatim(recipe)) {
+    const stepSpans = segmented.segmentation.steps.map((step): CharSpan => [head.length + step.charSpan[0], head.length + step.charSpan[1]]);
+    const text = head + segmented.solution + template.suffix;
+    return { text, segmentation: segmented.segmentation, stepSpans, pieces: [{ text, start: 0 }] };
+  }
+  // Otherwise the solution is rebuilt from its steps, as the recipe's template lays them out.
+  let text = head;
+  const pieces: Piece[] = [{ text: head, start: 0 }];
+  const stepSpans: CharSpan[] = [];
+  const anchorSpans: CharSpan[] = [];
+  const anchor = recipe.readAt.at === 'suffix' ? recipe.readAt : undefined;
+  const anchorIndex = anchor ? template.stepSuffix.indexOf(anchor.text) : -1;
+  if (anchor && anchorIndex < 0) throw new InvalidInputError(`recipe "${recipe.name}" reads at ${JSON.stringify(anchor.text)}, which its step suffix ${JSON.stringify(template.stepSuffix)} does not contain`);
+  segmented.segmentation.steps.forEach((step, index) => {
+    if (index > 0 && template.stepJoiner !== '') {
+      pieces.push({ text: template.stepJoiner, start: text.length });
+      text += template.stepJoiner;
+    }
+    const pieceText = step.text + template.stepSuffix;
+    pieces.push({ text: pieceText, start: text.length, step: index });
+    stepSpans.push([text.length, text.length + step.text.length]);
+    if (anchor) anchorSpans.push([text.length + step.text.length + anchorIndex, text.length + step.text.length + anchorIndex + anchor.text.length]);
+    text += pieceText;
+  });
+  if (template.suffix !== '') {
+    pieces.push({ text: template.suffix, start: text.length });
+    text += template.suffix;
+  }
+  return { text, segmentation: segmented.segmentation, stepSpans, pieces, ...(anchor ? { anchorSpans } : {}) };
+}
+
+/** Encodes the text whole, or piece by piece with offsets shifted into the whole text. */
+function encodeLayout(tokenizer: PrmTokenizer, recipe: ReadingRecipe, layout: Layout): { ids: number[]; offsets: CharSpan[]; pieceEnds: number[] } {
+  if (recipe.tokenization === 'whole') {
+    const encoding = tokenizer.encode(layout.text);
+    return { ...encoding, pieceEnds: [] };
+  }
+  const ids: number[] = [];
+  const offsets: CharSpan[] = [];
+  const pieceEnds: number[] = [];
+  for (const piece of layout.pieces) {
+    const encoding = tokenizer.encode(piece.text);
+    ids.push(...encoding.ids);
+    for (const [start, end] of encoding.offsets) offsets.push([start + piece.start, end + piece.start]);
+    if (piece.step !== undefined) pieceEnds[piece.step] = ids.length - 1;
+  }
+  return { ids, offsets, pieceEnds };
+}
+
+/** Lays a pair out as `recipe` reads it, encodes it and maps every step to its read position. */
+export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): TokenizedPair {
+  const layout = layOut(recipe, input, options);
+  const encoding = encodeLayout(tokenizer, recipe, layout);
+  const bos = recipe.addBos && tokenizer.bosTokenId !== null ? [tokenizer.bosTokenId] : [];
+  const tokenOffset = bos.length;
+  const notes: string[] = [];
+  if (layout.segmentation.stepDetection) notes.push(layout.segmentation.stepDetection);
+
+  const readAt = recipe.readAt;
+  const stepTokens = mapStepsToTokens(layout.stepSpans, encoding.offsets, { lastStepReadsFinalToken: readAt.at === 'step-end', tokenOffset }).map((tokens, index) => {
+    if (readAt.at === 'step-end') return tokens;
+    if (readAt.at === 'piece-end') return { ...tokens, readTokenIndex: encoding.pieceEnds[index]! + tokenOffset, readTokenCrossesBoundary: true };
+    const anchorSpan = layout.anchorSpans![index]!;
+    const anchorToken = mapSpanToReadToken(anchorSpan, encoding.offsets);
+    const [start, end] = encoding.offsets[anchorToken]!;
+    if (start !== anchorSpan[0] || end !== anchorSpan[1]) {
+      throw new InvalidInputError(`${JSON.stringify(readAt.text)} is not one token for tokenizer "${tokenizer.name}" (after step ${index}); add it as a special token`);
+    }
+    return { ...tokens, readTokenIndex: anchorToken + readAt.tokenOffset + tokenOffset, readTokenCrossesBoundary: true };
+  });
+
+  let ids = [...bos, ...encoding.ids];
+  let offsets: CharSpan[] = [...bos.map((): CharSpan => [0, 0]), ...encoding.offsets];
+  let truncatedTokens = 0;
+  if (ids.length > options.maxPositions) {
+    if (options.truncation !== 'left') throw new SequenceTooLongError(ids.length, options.maxPositions);
+    truncatedTokens = ids.length - options.maxPositions;
+    ids = ids.slice(truncatedTokens);
+    offsets = offsets.slice(truncatedTokens);
+    const lost = stepTokens.filter((tokens) => tokens.readTokenIndex < truncatedTokens).length;
+    notes.push(
+      `truncated ${truncatedTokens} tokens from the start to fit ${options.maxPositions} positions` +
+        (lost > 0 ? `; ${lost} step(s) read before the cut have no score (NaN)` : '; every step is still read'),
+    );
+  }
+
+  const steps: TokenizedStep[] = layout.segmentation.steps.map((step, index) => {
+    const tokens = stepTokens[index]!;
+    const shift = (position: number) => Math.max(0, position - truncatedTokens);
+    const readTokenIndex = tokens.readTokenIndex - truncatedTokens;
+    return {
+      index,
+      text: step.text,
+      charSpan: layout.stepSpans[index]!,
+      tokenSpan: [shift(tokens.tokenSpan[0]), shift(tokens.tokenSpan[1])] as const,
+      readTokenIndex: readTokenIndex < 0 ? -1 : readTokenIndex,
+      readTokenCrossesBoundary: tokens.readTokenCrossesBoundary,
+    };
+  });
+
+  return {
+    text: layout.text,
+    inputIds: Int32Array.from(ids),
+    offsets,
+    steps,
+    readPositions: steps.map((step) => step.readTokenIndex),
+    meta: {
+      nSteps: steps.length,
+      stepMethod: layout.segmentation.method,
+      ...(layout.segmentation.stepDetection ? { stepDetection: layout.segmentation.stepDetection } : {}),
+      droppedEmptySteps: layout.segmentation.droppedEmptySteps,
+      tokenCount: ids.length,
+      truncatedTokens,
+    },
+    notes,
+  };
+}

@@ -1,0 +1,9 @@
+export {
+  keepsSolutionVerbatim,
+  plainValueRecipe,
+  recipeGauge,
+  type ReadActivation,
+  type ReadAnchor,
+  type ReadingRecipe,
+  type SequenceTemplate,
+} from './reading-recipe.js';

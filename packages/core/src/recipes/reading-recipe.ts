@@ -1,0 +1,87 @@
+import type { Gauge } from '../evidence.js';
+
+/** How the score is computed from the head's outputs at a read position. */
+export type ReadActivation =
+  /** The head's single output as it is (a raw reward). */
+  | 'identity'
+  /** sigmoid of the head's single output. */
+  | 'sigmoid'
+  /** softmax over the read columns (classes or candidate tokens), then the positive one. */
+  | 'softmax';
+
+/**
+ * How the text is laid out: `prefix + problem + problemSuffix + firstStepPrefix? + step₁ + stepSuffix
+ * + stepJoiner + step₂ + stepSuffix + … + suffix`. Chat formats are spelled out in these strings
+ * (special tokens included), so a recipe is plain data.
+ */
+export interface SequenceTemplate {
+  prefix: string;
+  problemSuffix: string;
+  /** Between a step's suffix and the next step. */
+  stepJoiner: string;
+  /** After every step (a step tag, a separator, or an assistant turn). */
+  stepSuffix: string;
+  suffix: string;
+}
+
+/** Where each step is read. */
+export type ReadAnchor =
+  /** The last token of the step's text (the solution is kept verbatim when the template adds nothing between steps). */
+  | { at: 'step-end' }
+  /** The token of `text` inside the step suffix, moved by `tokenOffset` tokens (-1 reads the token before it). */
+  | { at: 'suffix'; text: string; tokenOffset: 0 | -1 }
+  /** The last token of the step with its suffix, each step encoded on its own (TRL, Skywork). */
+  | { at: 'piece-end' };
+
+/**
+ * How a PRM family is read, as data: the template, the separator or step tag after each step,
+ * which outputs are read at which positions, the activation and the positive class.
+ */
+export interface ReadingRecipe {
+  name: string;
+  description: string;
+  template: SequenceTemplate;
+  /**
+   * `whole`: the laid-out text is encoded at once (merges may cross step boundaries).
+   * `per-piece`: the prefix with the problem, and each step with its suffix, are encoded on their
+   * own and concatenated, as the reference scripts of TRL and Skywork do.
+   */
+  tokenization: 'whole' | 'per-piece';
+  readAt: ReadAnchor;
+  /** Prepend the tokenizer's BOS token. */
+  addBos: boolean;
+  /** Splits a solution given as one text, unless the caller passes a delimiter. */
+  delimiter: string;
+  /** The head read at each step. */
+  head: string;
+  /** Read only these columns: class indices, or candidate tokens spelled as the tokenizer spells them. */
+  columns?: readonly (number | { token: string })[];
+  activation: ReadActivation;
+  /** Index into the read columns of the positive class (softmax only). */
+  positiveIndex: number;
+}
+
+/** The gauge a recipe's scores carry: raw rewards are gauge-invariant, activations are probabilities. */
+export function recipeGauge(recipe: ReadingRecipe): Gauge {
+  return recipe.activation === 'identity' ? 'INVARIANT' : 'PROBABILITY';
+}
+
+/** True when the layout adds nothing around steps, so a solution text can be kept verbatim. */
+export function keepsSolutionVerbatim(recipe: ReadingRecipe): boolean {
+  const { template } = recipe;
+  return recipe.readAt.at === 'step-end' && recipe.tokenization === 'whole' && template.stepSuffix === '';
+}
+
+/** The seeded tiny model's reading: a scalar value head read raw at the last token of each step. */
+export const plainValueRecipe: ReadingRecipe = {
+  name: 'plain-value',
+  description: 'problem, blank line, solution; a scalar value head read raw at the last token of each step',
+  template: { prefix: '', problemSuffix: '\n\n', stepJoiner: '\n', stepSuffix: '', suffix: '' },
+  tokenization: 'whole',
+  readAt: { at: 'step-end' },
+  addBos: true,
+  delimiter: '\n',
+  head: 'value',
+  activation: 'identity',
+  positiveIndex: 0,
+};

@@ -1,0 +1,22 @@
+import type { BackendV1, ForwardRequestV1 } from '../backend/v1/backend-v1.js';
+
+/** Wraps a real backend and counts its forward passes and the rows it saw. */
+export function countingBackend(backend: BackendV1): BackendV1 & { forwardCalls: number; rowsSeen: number } {
+  const counted = {
+    specificationVersion: 'v1' as const,
+    name: backend.name,
+    capabilities: backend.capabilities,
+    precision: backend.precision,
+    supportsCache: backend.supportsCache,
+    info: backend.info,
+    forwardCalls: 0,
+    rowsSeen: 0,
+    async doForward(request: ForwardRequestV1) {
+      counted.forwardCalls += 1;
+      counted.rowsSeen += request.batchSize;
+      return backend.doForward(request);
+    },
+    dispose: () => backend.dispose(),
+  };
+  return counted;
+}

@@ -1,0 +1,3 @@
+export { createByteBpeTokenizer, ByteBpeTokenizer } from './byte-bpe-tokenizer.js';
+export type { ByteBpeTokenizerOptions } from './byte-bpe-tokenizer.js';
+export type { CharSpan, Encoding, PrmTokenizer } from './tokenizer.js';
