@@ -13,6 +13,18 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$p
   npm install --global --no-fund --no-audit -E "pnpm@$pnpm_version" >&2
 fi
 
+# Chromium (headless browser tests) and its SwiftShader Vulkan driver (WebGPU without a GPU).
+# Only root can install them; others get a note and the tests that need them say what is missing.
+if [ "${REWARD_LENS_SKIP_APT:-}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -f /usr/lib/chromium/vk_swiftshader_icd.json ] || ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1; }; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "bootstrap: installing chromium and libvulkan1 (apt)" >&2
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libvulkan1 >&2
+  else
+    echo "bootstrap: chromium/libvulkan1 missing and not root: browser and WebGPU tests will say so" >&2
+  fi
+fi
+
 if [ -f pnpm-lock.yaml ]; then
   pnpm install --frozen-lockfile --reporter=silent >&2
 else

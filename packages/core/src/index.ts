@@ -54,6 +54,7 @@ export {
   type DecoderArchitecture,
   type DecoderConfig,
   type DecoderModel,
+  type HeadHiddenLayer,
   type HeadSpec,
 } from './model/index.js';
 export { plainValueRecipe, recipeGauge, type ReadActivation, type ReadingRecipe } from './recipes/index.js';
@@ -72,3 +73,4 @@ export {
 } from './process-rm/index.js';
 export * from './segmenter/index.js';
 export * from './tokenizers/index.js';
+export * from './loading/index.js';

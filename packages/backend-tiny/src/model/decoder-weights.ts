@@ -23,6 +23,8 @@ export interface HeadWeights {
   width: number;
   weight: Float32Array;
   bias: Float32Array | undefined;
+  /** A `relu(W·x + b)` layer `[hidden, hidden]` applied before `weight`, when the head has one. */
+  hiddenLayer: { weight: Float32Array; bias: Float32Array | undefined } | undefined;
 }
 
 /**
@@ -71,9 +73,10 @@ export function gatherDecoderWeights(model: DecoderModel): DecoderWeights {
     const width = headWidth(config, head);
     if (head.kind === 'lm') {
       const weight = config.tieWordEmbeddings ? embedTokens : required('lm_head.weight');
-      heads.set(head.name, { name: head.name, kind: head.kind, width, weight, bias: undefined });
+      heads.set(head.name, { name: head.name, kind: head.kind, width, weight, bias: undefined, hiddenLayer: undefined });
     } else {
-      heads.set(head.name, { name: head.name, kind: head.kind, width, weight: required(head.weight), bias: optional(head.bias) });
+      const hiddenLayer = head.hidden ? { weight: required(head.hidden.weight), bias: optional(head.hidden.bias) } : undefined;
+      heads.set(head.name, { name: head.name, kind: head.kind, width, weight: required(head.weight), bias: optional(head.bias), hiddenLayer });
     }
   }
   return { config, embedTokens, layers, finalNorm: required('model.norm.weight'), heads };

@@ -3,7 +3,8 @@ import type { HeadWeights } from './decoder-weights.js';
 import { rmsNorm } from './rms-norm.js';
 
 /**
- * Applies the final norm (RMSNorm with `model.norm.weight`) and then a head to chosen tokens
+ * Applies the final norm (RMSNorm with `model.norm.weight`), the head's hidden layer when it has
+ * one (`relu(W·x + b)`), and then the head's projection to chosen tokens
  * of a residual stream. Only those tokens are projected, and with `columns` only those rows
  * of the head matrix: an `lm` head over a large vocabulary costs `columns.length` dot products
  * per token, not the vocabulary.
@@ -25,6 +26,12 @@ export function applyHead(
   for (let index = 0; index < count; index++) {
     rmsNorm(normed, index * hiddenSize, stream, tokenIndices[index]! * hiddenSize, finalNorm, 1, hiddenSize, eps);
   }
+  let input = normed;
+  if (head.hiddenLayer) {
+    input = new Float32Array(count * hiddenSize);
+    kernels.matmulTransposed(input, normed, head.hiddenLayer.weight, count, hiddenSize, hiddenSize, head.hiddenLayer.bias);
+    for (let index = 0; index < input.length; index++) if (input[index]! < 0) input[index] = 0;
+  }
   let weight = head.weight;
   let bias = head.bias;
   let width = head.width;
@@ -39,6 +46,6 @@ export function applyHead(
     bias = selectedBias;
   }
   const out = new Float32Array(count * width);
-  kernels.matmulTransposed(out, normed, weight, count, hiddenSize, width, bias);
+  kernels.matmulTransposed(out, input, weight, count, hiddenSize, width, bias);
   return out;
 }

@@ -1,11 +1,20 @@
 /** The decoder families whose forward pass reward-lens implements (they share one block layout). */
 export type DecoderArchitecture = 'llama' | 'mistral' | 'qwen2';
 
+/**
+ * A hidden layer before a head's output projection: `relu(W·x + b)`, `W` of `[hidden, hidden]`
+ * (Qwen2.5-Math-PRM's `score` is `Linear(hidden, hidden) → ReLU → Linear(hidden, 2)`).
+ */
+export interface HeadHiddenLayer {
+  weight: string;
+  bias?: string;
+}
+
 /** A reward head on top of the decoder. Weight names follow Hugging Face conventions. */
 export type HeadSpec =
   | { name: string; kind: 'lm' }
-  | { name: string; kind: 'token-classification'; numLabels: number; weight: string; bias?: string }
-  | { name: string; kind: 'value'; weight: string; bias?: string };
+  | { name: string; kind: 'token-classification'; numLabels: number; weight: string; bias?: string; hidden?: HeadHiddenLayer }
+  | { name: string; kind: 'value'; weight: string; bias?: string; hidden?: HeadHiddenLayer };
 
 /**
  * A Llama / Mistral / Qwen2 decoder, in the terms of Hugging Face's `config.json`.
@@ -59,6 +68,10 @@ export function expectedTensorShapes(config: DecoderConfig): Map<string, number[
       if (!config.tieWordEmbeddings) shapes.set('lm_head.weight', [vocabSize, hiddenSize]);
     } else {
       const width = head.kind === 'value' ? 1 : head.numLabels;
+      if (head.hidden) {
+        shapes.set(head.hidden.weight, [hiddenSize, hiddenSize]);
+        if (head.hidden.bias) shapes.set(head.hidden.bias, [hiddenSize]);
+      }
       shapes.set(head.weight, [width, hiddenSize]);
       if (head.bias) shapes.set(head.bias, [width]);
     }

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
+
+const naturalSteps = natalia.solution.split('\n');
+
+function onlyRecord(stdout: string) {
+  const records = jsonLines(stdout);
+  expect(records).toHaveLength(1);
+  return records[0] as {
+    outcome: number;
+    stepScores: number[];
+    steps: string[];
+    aggregate: { name: string; value: number };
+    meta: { nSteps: number; stepMethod: string; stepDetection?: string };
+    notes: string[];
+    backend: string;
+    gauge: string;
+    trust: string;
+    line?: number;
+  };
+}
+
+describe('score from flags', () => {
+  it('prints a table with every step, the outcome and the aggregate', async () => {
+    const { exitCode, stdout, stderr } = await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution]);
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('');
+    for (const step of naturalSteps) expect(stdout).toContain(step);
+    expect(stdout).toMatch(/^ {2}outcome +-?\d+\.\d{4}$/m);
+    expect(stdout).toMatch(/^ {2}min +-?\d+\.\d{4} {2}◀ step \d$/m);
+    expect(stdout).toContain('gauge INVARIANT');
+    expect(stdout).toContain('trust');
+    expect(stdout).toContain('note: backend "tiny"');
+    // One row per step, numbered, with four decimals; exactly one row marked lowest.
+    const rows = stdout.split('\n').filter((line) => /^ {2}\d +-?\d+\.\d{4} /.test(line));
+    expect(rows).toHaveLength(4);
+    expect(rows.filter((row) => row.includes('◀'))).toHaveLength(1);
+    // The outcome row repeats the last step's score.
+    const lastScore = /^ {2}4 +(-?\d+\.\d{4})/.exec(rows[3]!)![1];
+    expect(stdout).toMatch(new RegExp(`^ {2}outcome +${lastScore!.replace('.', '\\.')}$`, 'm'));
+  });
+
+  it('keeps table rows within 80 columns when stdout is not a terminal, and within the terminal width when it is', async () => {
+    const long = { problem: 'P '.repeat(100), solution: `${'a long step '.repeat(20)}\nshort step` };
+    const piped = await runMain(['score', '--problem', long.problem, '--solution', long.solution]);
+    const rowLines = (stdout: string) => stdout.split('\n').filter((line) => !line.startsWith('  note') && !line.startsWith('        '));
+    for (const line of rowLines(piped.stdout)) expect(Array.from(line).length).toBeLessThanOrEqual(80);
+    expect(piped.stdout).toContain('…');
+    const terminal = await runMain(['score', '--problem', long.problem, '--solution', long.solution], { stdoutIsTerminal: true, columns: 120 });
+    const widest = Math.max(...rowLines(terminal.stdout).map((line) => Array.from(line).length));
+    expect(widest).toBeGreaterThan(80);
+    expect(widest).toBeLessThanOrEqual(120);
+  });
+
+  it('--json gives one object with every field; the last step score equals the outcome', async () => {
+    const { exitCode, stdout } = await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--json']);
+    expect(exitCode).toBe(0);
+    const record = onlyRecord(stdout);
+    expect(record.steps).toEqual(naturalSteps);
+    expect(record.stepScores).toHaveLength(4);
+    expect(record.stepScores.every((score) => typeof score === 'number' && Number.isFinite(score))).toBe(true);
+    expect(record.outcome).toBe(record.stepScores[3]);
+    expect(record.aggregate).toEqual({ name: 'min', value: Math.min(...record.stepScores) });
+    expect(record.meta).toMatchObject({ nSteps: 4, stepMethod: 'delimiter', droppedEmptySteps: 0, truncatedTokens: 0 });
+    expect(record.meta.stepDetection).toBeUndefined();
+    expect(record.backend).toBe('tiny');
+    expect(record.gauge).toBe('INVARIANT');
+    expect(record.trust).toBe('EXPLORATORY');
+    expect(record.notes).toEqual([expect.stringContaining('backend "tiny"')]);
+    expect(record.line).toBeUndefined();
+  });
+
+  it('repeated --step flags give those steps, scored like the same text split by the delimiter', async () => {
+    const fromSteps = onlyRecord((await runMain(['score', '--problem', natalia.problem, ...naturalSteps.flatMap((step) => ['--step', step]), '--json'])).stdout);
+    expect(fromSteps.steps).toEqual(naturalSteps);
+    expect(fromSteps.meta.stepMethod).toBe('given');
+    const fromSolution = onlyRecord((await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--json'])).stdout);
+    expect(fromSteps.stepScores).toEqual(fromSolution.stepScores);
+  });
+
+  it("--delimiter '\\n\\n' splits at blank lines only (escapes interpreted)", async () => {
+    const solution = 'First part, line one.\nFirst part, line two.\n\nSecond part.\n\nThe answer is 3.';
+    const { stdout } = await runMain(['score', '--problem', 'p', '--solution', solution, '--delimiter', '\\n\\n', '--json']);
+    const record = onlyRecord(stdout);
+    expect(record.meta.nSteps).toBe(3);
+    expect(record.steps).toEqual(['First part, line one.\nFirst part, line two.', 'Second part.', 'The answer is 3.']);
+  });
+
+  it('--delimiter-regex splits at every match', async () => {
+    const { stdout } = await runMain(['score', '--problem', 'p', '--solution', 'Step 1: a. Step 2: b. Step 3: c.', '--delimiter-regex', '/ ?step \\d+: ?/i', '--json']);
+    expect(onlyRecord(stdout).steps).toEqual(['a.', 'b.', 'c.']);
+  });
+
+  it('a solution the delimiter does not split is one step, with a step-detection note', async () => {
+    const { exitCode, stdout } = await runMain(['score', '--problem', 'What is 2+2?', '--solution', '2 + 2 = 4, so the answer is 4.', '--json']);
+    expect(exitCode).toBe(0);
+    const record = onlyRecord(stdout);
+    expect(record.meta.nSteps).toBe(1);
+    expect(record.meta.stepMethod).toBe('single');
+    expect(record.meta.stepDetection).toMatch(/no delimiter/);
+    expect(record.notes).toContain(record.meta.stepDetection);
+    expect(record.outcome).toBe(record.stepScores[0]);
+    const table = await runMain(['score', '--problem', 'What is 2+2?', '--solution', '2 + 2 = 4, so the answer is 4.']);
+    expect(table.stdout).toContain('note: no delimiter');
+  });
+
+  it.each(['prod', 'mean', 'last'])('--aggregate %s adds that aggregate', async (name) => {
+    const { stdout } = await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--aggregate', name, '--json']);
+    const record = onlyRecord(stdout);
+    const scores = record.stepScores;
+    const expected = { prod: scores.reduce((a, b) => a * b, 1), mean: scores.reduce((a, b) => a + b, 0) / scores.length, last: scores[scores.length - 1] }[name];
+    expect(record.aggregate.name).toBe(name);
+    expect(record.aggregate.value).toBeCloseTo(expected!, 12);
+  });
+
+  it('the seed changes the weights and so the scores; the same seed repeats them', async () => {
+    const scoresFor = async (seed: string) =>
+      onlyRecord((await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--seed', seed, '--json'])).stdout).stepScores;
+    const seedZero = await scoresFor('0');
+    expect(await scoresFor('0')).toEqual(seedZero);
+    expect(await scoresFor('7')).not.toEqual(seedZero);
+  });
+
+  it('scores the bundled example file as a table', async () => {
+    const { exitCode, stdout } = await runMain(['score', '--file', packagePath('examples/solution.json')]);
+    expect(exitCode).toBe(0);
+    for (const step of naturalSteps) expect(stdout).toContain(step);
+    expect(stdout).toContain('problem  Natalia sold clips');
+  });
+});
+
+describe('score errors', () => {
+  it.each([
+    [['--problem', 'p', '--solution', 's', '--step', 'a'], 'either --solution or --step'],
+    [['--solution', 's'], 'need --problem'],
+    [['--problem', 'p'], '--problem needs --solution'],
+    [['--problem', 'p', '--solution', 's', '--json', '--table'], 'either --json or --table'],
+    [['--problem', 'p', '--solution', 's', '--seed', 'abc'], '--seed must be an integer'],
+    [['--problem', 'p', '--solution', 's', '--seed', '1.5'], '--seed must be an integer'],
+    [['--problem', 'p', '--solution', 's', '--batch-size', '0'], '--batch-size must be an integer from 1'],
+    [['--problem', 'p', '--solution', 's', '--aggregate', 'median'], '--aggregate must be one of min, prod, mean, last'],
+    [['--problem', 'p', '--solution', 's', '--delimiter', ''], '--delimiter must not be empty'],
+    [['--problem', 'p', '--solution', 's', '--delimiter', 'x', '--delimiter-regex', 'y'], 'either --delimiter or --delimiter-regex'],
+    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '('], 'not a valid regular expression'],
+    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '\\s*'], 'matches the empty string'],
+    [['--problem', 'p', '--solution', 's', '--file', 'x.json'], 'give one input'],
+    [['--problem', 'p', '--solution', 's', 'stray'], 'unexpected argument "stray"'],
+    [[], 'no input'],
+  ])('%j is a usage error (exit 2, usage on stderr)', async (args, message) => {
+    const { exitCode, stdout, stderr } = await runMain(['score', ...args]);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('reward-lens score --problem');
+  });
+
+  it('an empty solution is a reward-lens error: one line with its code, exit 1, no stack', async () => {
+    const { exitCode, stdout, stderr } = await runMain(['score', '--problem', 'p', '--solution', '   ']);
+    expect(exitCode).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('reward-lens: INVALID_INPUT: solution: the solution is empty or only whitespace\n');
+  });
+
+  it('an unknown backend lists why it could not be resolved', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--problem', 'p', '--solution', 's', '--backend', 'no-such-backend']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^reward-lens: BACKEND_RESOLUTION: .*no-such-backend/);
+    expect(stderr).toContain('registered: tiny');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a missing file names the file', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--file', '/no/such/records.jsonl']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^reward-lens: INVALID_INPUT: \/no\/such\/records\.jsonl: cannot read the file: ENOENT/);
+  });
+});

@@ -1,0 +1,24 @@
+import { RewardLensError } from '@reward-lens/core';
+import { UsageError } from './usage-error.js';
+import { writeText } from './write-text.js';
+
+export const exitCodes = { success: 0, failure: 1, usage: 2 } as const;
+
+/**
+ * Prints an error the way a user should see it and returns the exit code. Expected failures
+ * (a bad command line, a reward-lens error) get one line and no stack; anything else is a bug,
+ * and its stack is what a bug report needs.
+ */
+export async function reportError(error: unknown, stderr: NodeJS.WritableStream): Promise<number> {
+  if (error instanceof UsageError) {
+    await writeText(stderr, `reward-lens: ${error.message}\n\n${error.usage}`);
+    return exitCodes.usage;
+  }
+  if (RewardLensError.isInstance(error)) {
+    await writeText(stderr, `reward-lens: ${error.code}: ${error.message}\n`);
+    return exitCodes.failure;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  await writeText(stderr, `reward-lens: internal error (please report it): ${detail}\n`);
+  return exitCodes.failure;
+}

@@ -1,0 +1,100 @@
+import { aggregatorNames, type StepDelimiter } from '@reward-lens/core';
+import { parseCommandLine } from '../parse-command-line.js';
+import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
+import { UsageError } from '../usage-error.js';
+import type { InputSpec } from './input-spec.js';
+import { parseDelimiterRegex } from './parse-delimiter-regex.js';
+import { unescapeDelimiter } from './unescape-delimiter.js';
+
+export const scoreOptions = {
+  problem: { type: 'string' },
+  solution: { type: 'string' },
+  step: { type: 'string', multiple: true },
+  file: { type: 'string', short: 'f' },
+  json: { type: 'boolean' },
+  table: { type: 'boolean' },
+  backend: { type: 'string' },
+  seed: { type: 'string' },
+  delimiter: { type: 'string' },
+  'delimiter-regex': { type: 'string' },
+  aggregate: { type: 'string' },
+  'batch-size': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface ScoreSettings {
+  input: InputSpec;
+  backend: string;
+  seed: number;
+  /** Absent: core's default (`"\n"`). */
+  delimiter?: StepDelimiter;
+  batchSize: number;
+  aggregate: string;
+  /** `auto`: JSON lines for JSONL input, a table otherwise. */
+  output: 'auto' | 'json' | 'table';
+  quiet: boolean;
+}
+
+export const defaultBatchSize = 8;
+/** A batch is one padded forward pass held in memory; far beyond this is a typo, not a plan. */
+const maximumBatchSize = 4096;
+
+function inputSpecOf(values: ReturnType<typeof parseScoreCommandLine>['values'], positionals: string[], stdinIsTerminal: boolean, usage: string): InputSpec {
+  const steps = values.step ?? [];
+  const fromFlags = values.problem !== undefined || values.solution !== undefined || steps.length > 0;
+  const fromFile = values.file !== undefined;
+  const fromStdin = positionals.includes('-');
+  const unexpected = positionals.find((positional) => positional !== '-');
+  if (unexpected !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(unexpected)} (give a file with --file)`, usage);
+  if ([fromFlags, fromFile, fromStdin].filter(Boolean).length > 1) {
+    throw new UsageError('give one input: --problem with --solution or --step, or --file <path>, or - for stdin', usage);
+  }
+  if (fromFlags) {
+    if (values.problem === undefined) throw new UsageError('--solution and --step need --problem', usage);
+    if (values.solution !== undefined && steps.length > 0) throw new UsageError('give either --solution or --step, not both', usage);
+    if (values.solution !== undefined) return { kind: 'flags', record: { problem: values.problem, solution: values.solution } };
+    if (steps.length > 0) return { kind: 'flags', record: { problem: values.problem, steps } };
+    throw new UsageError('--problem needs --solution <text> or one --step <text> per step', usage);
+  }
+  if (fromFile) return values.file === '-' ? { kind: 'stdin', explicit: true } : { kind: 'file', path: values.file! };
+  if (fromStdin) return { kind: 'stdin', explicit: true };
+  if (stdinIsTerminal) throw new UsageError('no input: give --problem with --solution or --step, --file <path>, or JSON/JSONL on stdin', usage);
+  return { kind: 'stdin', explicit: false };
+}
+
+function delimiterOf(values: ReturnType<typeof parseScoreCommandLine>['values'], usage: string): StepDelimiter | undefined {
+  const text = values.delimiter;
+  const pattern = values['delimiter-regex'];
+  if (text !== undefined && pattern !== undefined) throw new UsageError('give either --delimiter or --delimiter-regex, not both', usage);
+  if (pattern !== undefined) return parseDelimiterRegex(pattern, usage);
+  if (text === undefined) return undefined;
+  const delimiter = unescapeDelimiter(text);
+  if (delimiter.length === 0) throw new UsageError('--delimiter must not be empty', usage);
+  return delimiter;
+}
+
+function parseScoreCommandLine(args: readonly string[], usage: string) {
+  return parseCommandLine(args, scoreOptions, usage, true);
+}
+
+/** The `score` command line as settings; every mistake in it is a usage error, found before any model loads. */
+export function parseScoreSettings(args: readonly string[], usage: string, stdinIsTerminal: boolean): ScoreSettings {
+  const { values, positionals } = parseScoreCommandLine(args, usage);
+  if (values.json === true && values.table === true) throw new UsageError('give either --json or --table, not both', usage);
+  const aggregate = values.aggregate ?? 'min';
+  if (!aggregatorNames().includes(aggregate)) {
+    throw new UsageError(`--aggregate must be one of ${aggregatorNames().join(', ')}, got ${JSON.stringify(aggregate)}`, usage);
+  }
+  const delimiter = delimiterOf(values, usage);
+  return {
+    input: inputSpecOf(values, positionals, stdinIsTerminal, usage),
+    backend: values.backend ?? 'tiny',
+    seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, usage),
+    ...(delimiter !== undefined ? { delimiter } : {}),
+    batchSize: values['batch-size'] === undefined ? defaultBatchSize : parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: maximumBatchSize }, usage),
+    aggregate,
+    output: values.json === true ? 'json' : values.table === true ? 'table' : 'auto',
+    quiet: values.quiet === true,
+  };
+}

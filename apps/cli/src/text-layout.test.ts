@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { oneLine, outputWidth, truncate, wrap } from './text-layout.js';
+
+describe('text layout', () => {
+  it('truncate cuts to the width with an ellipsis, never inside a surrogate pair', () => {
+    expect(truncate('abcdef', 6)).toBe('abcdef');
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(truncate('😀😀😀😀', 3)).toBe('😀😀…');
+  });
+
+  it('oneLine shows line breaks as ⏎', () => {
+    expect(oneLine('a\nb\r\nc\td')).toBe('a ⏎ b ⏎ c d');
+  });
+
+  it('wrap keeps the first line\'s indent and indents continuation lines', () => {
+    expect(wrap('  note: one two three four', 16, '        ')).toEqual(['  note: one two', '        three', '        four']);
+    expect(wrap('short', 80, '  ')).toEqual(['short']);
+    expect(wrap('label    value that wraps', 20, '         ')).toEqual(['label    value that', '         wraps']);
+  });
+
+  it('outputWidth is the terminal width, or 80 off a terminal', () => {
+    expect(outputWidth({ isTTY: true, columns: 132 })).toBe(132);
+    expect(outputWidth({ isTTY: false, columns: 132 })).toBe(80);
+    expect(outputWidth({})).toBe(80);
+  });
+});

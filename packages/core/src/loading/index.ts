@@ -1,0 +1,15 @@
+export {
+  parseSafetensors,
+  parseSafetensorsEntries,
+  parseSafetensorsMetadata,
+  serializeSafetensors,
+  type SafetensorsDtype,
+  type SafetensorsEntry,
+  type SafetensorsTensor,
+} from './safetensors.js';
+export { decoderConfigFromHf, decoderConfigToHf, type DecoderConfigFromHf, type DecoderConfigToHfOptions } from './hf-config.js';
+export { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
+export { parseLlama2cCheckpoint, parseLlama2cHeader, permuteRotaryRows, type Llama2cHeader } from './llama2c-checkpoint.js';
+export { parseLlama2cTokenizer, type Llama2cPiece, type Llama2cTokenizer } from './llama2c-tokenizer.js';
+export { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
+export { convertLlama2cToHf, type Llama2cConversion } from './llama2c-conversion.js';

@@ -1,0 +1,38 @@
+import type { DecoderModel } from '../model/decoder-model.js';
+import type { DecoderConfigToHfOptions } from './hf-config.js';
+import { parseLlama2cCheckpoint } from './llama2c-checkpoint.js';
+import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
+import { parseLlama2cTokenizer } from './llama2c-tokenizer.js';
+
+/** What a Hugging Face folder for a llama2.c model holds; `writeDecoderFolder` takes it as is. */
+export interface Llama2cConversion {
+  model: DecoderModel;
+  tokenizerJson: Record<string, unknown>;
+  tokenizerConfig: Record<string, unknown>;
+  hfConfig: DecoderConfigToHfOptions;
+}
+
+/**
+ * Converts a llama2.c checkpoint and its `tokenizer.bin` to Hugging Face form: a
+ * `LlamaForCausalLM` with BOS 1 and EOS 2, and a tokenizer that encodes as run.c does.
+ *
+ * @example
+ * const conversion = convertLlama2cToHf(
+ *   { bytes: await readFile('stories260K.bin'), fileName: 'stories260K.bin' },
+ *   { bytes: await readFile('tok512.bin'), fileName: 'tok512.bin' },
+ * );
+ * await writeDecoderFolder('stories260k-hf', conversion);
+ */
+export function convertLlama2cToHf(
+  checkpoint: { bytes: Uint8Array; fileName: string },
+  tokenizer: { bytes: Uint8Array; fileName: string },
+): Llama2cConversion {
+  const model = parseLlama2cCheckpoint(checkpoint.bytes, checkpoint.fileName);
+  const pieces = parseLlama2cTokenizer(tokenizer.bytes, model.config.vocabSize, tokenizer.fileName);
+  return {
+    model,
+    tokenizerJson: llama2cTokenizerToHfJson(pieces, tokenizer.fileName),
+    tokenizerConfig: llama2cTokenizerConfig(model.config.maxPositions),
+    hfConfig: { architectures: ['LlamaForCausalLM'], bosTokenId: 1, eosTokenId: 2 },
+  };
+}
