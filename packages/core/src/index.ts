@@ -57,7 +57,7 @@ export {
   type HeadHiddenLayer,
   type HeadSpec,
 } from './model/index.js';
-export { plainValueRecipe, recipeGauge, type ReadActivation, type ReadingRecipe } from './recipes/index.js';
+export * from './recipes/index.js';
 export {
   ProcessRM,
   type OutcomeScores,
@@ -68,9 +68,11 @@ export {
   type StepActivations,
   type StepScores,
   type TinyModelOptions,
+  type PretrainedOptions,
   type TokenizedPair,
   type TokenizedStep,
 } from './process-rm/index.js';
 export * from './segmenter/index.js';
 export * from './tokenizers/index.js';
 export * from './loading/index.js';
+export * from './generation/index.js';

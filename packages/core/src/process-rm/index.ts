@@ -3,3 +3,4 @@ export type { OutcomeScores, PrefixScores, StepActivations, StepScores } from '.
 export type { ScoringInput } from './scoring-input.js';
 export type { PairMeta, TokenizedPair, TokenizedStep } from './tokenize-pair.js';
 export type { TinyModelOptions } from './load-tiny.js';
+export type { PretrainedOptions } from './load-pretrained.js';

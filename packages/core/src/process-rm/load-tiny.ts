@@ -1,5 +1,6 @@
 import { registeredBackends, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
 import { BackendResolutionError } from '../errors/backend-resolution-error.js';
+import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
 import type { DecoderConfig } from '../model/decoder-config.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
@@ -35,6 +36,7 @@ async function ensureTinyRegistered(): Promise<void> {
 /** The seeded random model with the byte-BPE tokenizer it was sized for, on the requested backend. */
 export async function loadTinyModel(options: TinyModelOptions): Promise<ResolvedBackend & { tokenizer: PrmTokenizer }> {
   const seed = options.seed ?? 0;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new InvalidInputError(`seed must be an integer from 0 to 4294967295, got ${seed}`);
   const requested = options.backend ?? 'tiny';
   if (requested === 'tiny') await ensureTinyRegistered();
   const config = options.config ?? tinyDecoderConfig;

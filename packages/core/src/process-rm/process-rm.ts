@@ -3,6 +3,7 @@ import { formatCapabilities, hasCapability, type Capabilities, type CapabilityNa
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
 import { createEvidence, type Evidence } from '../evidence.js';
+import { sequenceClassifierRecipe } from '../recipes/presets.js';
 import { plainValueRecipe, recipeGauge, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
@@ -10,6 +11,7 @@ import { activateScores } from './activate-scores.js';
 import { forwardInBatches, type SequenceReads } from './forward-batches.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
+import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
 import { tokenizePair, type TokenizedPair } from './tokenize-pair.js';
 
@@ -78,9 +80,52 @@ export class ProcessRM {
     return new ProcessRM(backend, tokenizer, { ...options, notes: [...notes, ...(options.notes ?? [])] });
   }
 
+  /**
+   * A PRM from a Hugging Face-style folder (Node): `config.json`, safetensors weights (or an ONNX
+   * graph), `tokenizer.json`. The recipe says how the family is read (inferred from config.json's
+   * architecture when it can be). Nothing in the folder is executed.
+   *
+   * @example
+   * const prm = await ProcessRM.fromPretrained('models/Qwen2.5-Math-PRM-7B', { recipe: 'qwen2.5-math-prm' });
+   */
+  static async fromPretrained(folder: string, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
+    const { backend, tokenizer, recipe, notes } = await loadPretrained(folder, options);
+    return new ProcessRM(backend, tokenizer, { ...options, recipe, notes: [...notes, ...(options.notes ?? [])] });
+  }
+
+  /**
+   * An outcome reward model (a sequence classifier) read at every step end: its reward head is
+   * reused verbatim, only where it is read changes. Give a backend whose model has a one-output
+   * head (and its tokenizer), or a folder holding a `*ForSequenceClassification` model with one label.
+   *
+   * @example
+   * const prm = ProcessRM.fromSequenceClassifier(backend, tokenizer, { delimiter: '\n\n' });
+   */
+  static fromSequenceClassifier(model: BackendV1, tokenizer: PrmTokenizer, options?: Omit<ProcessRMOptions, 'recipe'>): ProcessRM;
+  static fromSequenceClassifier(folder: string, options?: Omit<PretrainedOptions, 'recipe'> & Omit<ProcessRMOptions, 'recipe'>): Promise<ProcessRM>;
+  static fromSequenceClassifier(
+    model: BackendV1 | string,
+    tokenizerOrOptions?: PrmTokenizer | (Omit<PretrainedOptions, 'recipe'> & Omit<ProcessRMOptions, 'recipe'>),
+    options: Omit<ProcessRMOptions, 'recipe'> = {},
+  ): ProcessRM | Promise<ProcessRM> {
+    if (typeof model === 'string') {
+      return ProcessRM.fromPretrained(model, { ...(tokenizerOrOptions as PretrainedOptions), recipe: 'sequence-classifier' });
+    }
+    const rewardHead = model.info.heads.find((head) => head.kind === 'value') ?? model.info.heads.find((head) => head.width === 1);
+    if (!rewardHead) {
+      throw new InvalidInputError(`backend "${model.name}" has no one-output reward head (heads: ${model.info.heads.map((head) => `${head.name} (${head.width})`).join(', ')})`);
+    }
+    return new ProcessRM(model, tokenizerOrOptions as PrmTokenizer, { ...options, recipe: { ...sequenceClassifierRecipe, head: rewardHead.name } });
+  }
+
   /** What this model can do: the backend's capabilities. */
   get caps(): Capabilities {
     return this.backend.capabilities;
+  }
+
+  /** Which backend runs this model, and why others were skipped when it was resolved. */
+  get notes(): readonly string[] {
+    return this.baseNotes;
   }
 
   /** The readable form, e.g. `SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES`. */

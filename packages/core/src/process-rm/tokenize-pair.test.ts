@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { normalizeScoringInput } from './scoring-input.js';
 import { tokenizePair, type TokenizeOptions } from './tokenize-pair.js';
 
@@ -67,8 +68,9 @@ describe('tokenizePair', () => {
     const pieces: ReadingRecipe = { ...plainValueRecipe, name: 'pieces', tokenization: 'per-piece', template: { ...plainValueRecipe.template, stepSuffix: '\n', stepJoiner: '' }, readAt: { at: 'piece-end' } };
     const piecewise = tokenize('Q', 'x = 4.\nThen y.', pieces);
     expect(piecewise.text).toBe('Q\n\nx = 4.\nThen y.\n');
-    // Encoded on its own, each piece ends with its own token: nothing merges across the boundary.
-    const first = tokenizer.encode('x = 4.\n').ids;
+    // The step and its separator are encoded on their own (as TRL and Skywork do): ".\n" does not merge.
+    const first = [...tokenizer.encode('x = 4.').ids, ...tokenizer.encode('\n').ids];
+    expect(first).not.toEqual(tokenizer.encode('x = 4.\n').ids);
     expect(Array.from(piecewise.inputIds.slice(1 + tokenizer.encode('Q\n\n').ids.length, piecewise.readPositions[0]! + 1))).toEqual(first);
     expect(piecewise.readPositions[1]).toBe(piecewise.inputIds.length - 1);
   });
@@ -106,5 +108,34 @@ describe('tokenizePair', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('tokenizePair boundary merges', () => {
+  it('flags a read token that reaches into the next step, not one that only covers the delimiter', () => {
+    // ".\n" is one token of the byte-BPE tokenizer: it covers the delimiter only.
+    const delimiterMerge = tokenize('Q', 'x = 4.\nThen y.');
+    expect(delimiterMerge.steps[0]!.readTokenCrossesBoundary).toBe(false);
+    // A tokenizer whose tokens are 4-character chunks merges across every boundary.
+    const chunks: PrmTokenizer = {
+      name: 'chunks-of-4',
+      vocabSize: 8,
+      bosTokenId: null,
+      eosTokenId: null,
+      padTokenId: 0,
+      decode: () => '',
+      tokenToId: () => undefined,
+      encode: (text) => {
+        const offsets: CharSpan[] = [];
+        for (let start = 0; start < text.length; start += 4) offsets.push([start, Math.min(text.length, start + 4)]);
+        return { ids: offsets.map(() => 7), offsets };
+      },
+    };
+    const recipe: ReadingRecipe = { ...plainValueRecipe, addBos: false, template: { ...plainValueRecipe.template, problemSuffix: '' } };
+    // Text "Q" + "ab;cd;efghij": tokens "Qab;", "cd;e", "fghi", "j"; steps "ab", "cd", "efghij".
+    const inside = tokenizePair(chunks, recipe, normalizeScoringInput(['Q', 'ab;cd;efghij'], 'test'), { ...options, delimiter: ';' });
+    expect(inside.steps.map((step) => step.readTokenIndex)).toEqual([0, 1, 3]);
+    expect(inside.steps.map((step) => step.readTokenCrossesBoundary)).toEqual([false, true, false]);
+    expect(inside.meta.notes).toEqual(inside.notes);
   });
 });

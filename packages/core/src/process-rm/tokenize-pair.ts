@@ -24,7 +24,11 @@ export interface TokenizedStep {
   tokenSpan: readonly [number, number];
   /** The position whose reward is this step's score; -1 when truncation cut it off. */
   readTokenIndex: number;
-  /** The read token also covers text after the step (a merge across the boundary, or the step tag). */
+  /**
+   * The read token also covers characters of the next step (a tokenizer merged across the
+   * boundary), so this step's score has seen a little of the next step. Covering only the
+   * delimiter after the step (a `".\n"` token, say) does not count.
+   */
   readTokenCrossesBoundary: boolean;
 }
 
@@ -38,6 +42,8 @@ export interface PairMeta {
   tokenCount: number;
   /** Tokens removed from the start by left truncation. */
   truncatedTokens: number;
+  /** This pair's own notes (step detection, truncation); results also list them under `notes`. */
+  notes: string[];
 }
 
 /** One pair laid out as the recipe reads it, mapped exactly to token positions. */
@@ -72,6 +78,9 @@ interface Layout {
 
 function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): Layout {
   const { template } = recipe;
+  if (recipe.readAt.at === 'piece-end' && recipe.tokenization !== 'per-piece') {
+    throw new InvalidInputError(`recipe "${recipe.name}" reads at the end of each piece, which needs tokenization 'per-piece'`);
+  }
   const segmented =
     input.steps !== undefined
       ? segmentGivenSteps([...input.steps], typeof options.delimiter === 'string' ? options.delimiter : template.stepJoiner)
@@ -95,11 +104,15 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
       pieces.push({ text: template.stepJoiner, start: text.length });
       text += template.stepJoiner;
     }
-    const pieceText = step.text + template.stepSuffix;
-    pieces.push({ text: pieceText, start: text.length, step: index });
+    // The step and its suffix are separate pieces: TRL and Skywork encode them apart.
+    pieces.push({ text: step.text, start: text.length, step: index });
     stepSpans.push([text.length, text.length + step.text.length]);
-    if (anchor) anchorSpans.push([text.length + step.text.length + anchorIndex, text.length + step.text.length + anchorIndex + anchor.text.length]);
-    text += pieceText;
+    text += step.text;
+    if (template.stepSuffix !== '') {
+      pieces.push({ text: template.stepSuffix, start: text.length, step: index });
+      if (anchor) anchorSpans.push([text.length + anchorIndex, text.length + anchorIndex + anchor.text.length]);
+      text += template.stepSuffix;
+    }
   });
   if (template.suffix !== '') {
     pieces.push({ text: template.suffix, start: text.length });
@@ -149,7 +162,8 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
   });
 
   let ids = [...bos, ...encoding.ids];
-  let offsets: CharSpan[] = [...bos.map((): CharSpan => [0, 0]), ...encoding.offsets];
+  const fullOffsets: CharSpan[] = [...bos.map((): CharSpan => [0, 0]), ...encoding.offsets];
+  let offsets = fullOffsets;
   let truncatedTokens = 0;
   if (ids.length > options.maxPositions) {
     if (options.truncation !== 'left') throw new SequenceTooLongError(ids.length, options.maxPositions);
@@ -165,6 +179,9 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
 
   const steps: TokenizedStep[] = layout.segmentation.steps.map((step, index) => {
     const tokens = stepTokens[index]!;
+    const nextStepStart = layout.stepSpans[index + 1]?.[0];
+    const readToken = fullOffsets[tokens.readTokenIndex];
+    const crossesIntoNextStep = readAt.at === 'step-end' && nextStepStart !== undefined && readToken !== undefined && readToken[1] > nextStepStart;
     const shift = (position: number) => Math.max(0, position - truncatedTokens);
     const readTokenIndex = tokens.readTokenIndex - truncatedTokens;
     return {
@@ -173,7 +190,7 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
       charSpan: layout.stepSpans[index]!,
       tokenSpan: [shift(tokens.tokenSpan[0]), shift(tokens.tokenSpan[1])] as const,
       readTokenIndex: readTokenIndex < 0 ? -1 : readTokenIndex,
-      readTokenCrossesBoundary: tokens.readTokenCrossesBoundary,
+      readTokenCrossesBoundary: crossesIntoNextStep,
     };
   });
 
@@ -190,6 +207,7 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
       droppedEmptySteps: layout.segmentation.droppedEmptySteps,
       tokenCount: ids.length,
       truncatedTokens,
+      notes,
     },
     notes,
   };

@@ -7,3 +7,13 @@ export {
   type ReadingRecipe,
   type SequenceTemplate,
 } from './reading-recipe.js';
+export {
+  mathShepherdRecipe,
+  qwen25MathPrmRecipe,
+  recipePresets,
+  rlhflowLlama31Recipe,
+  sequenceClassifierRecipe,
+  skyworkPrmRecipe,
+  trlTokenClassificationRecipe,
+} from './presets.js';
+export { resolveRecipe } from './resolve-recipe.js';

@@ -1,4 +1,5 @@
 import type { Gauge } from '../evidence.js';
+import type { HeadSpec } from '../model/decoder-config.js';
 
 /** How the score is computed from the head's outputs at a read position. */
 export type ReadActivation =
@@ -54,6 +55,8 @@ export interface ReadingRecipe {
   delimiter: string;
   /** The head read at each step. */
   head: string;
+  /** The heads to build when loading this family's weights from a model folder (Hugging Face names). */
+  heads: HeadSpec[];
   /** Read only these columns: class indices, or candidate tokens spelled as the tokenizer spells them. */
   columns?: readonly (number | { token: string })[];
   activation: ReadActivation;
@@ -82,6 +85,7 @@ export const plainValueRecipe: ReadingRecipe = {
   addBos: true,
   delimiter: '\n',
   head: 'value',
+  heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight', bias: 'v_head.bias' }],
   activation: 'identity',
   positiveIndex: 0,
 };

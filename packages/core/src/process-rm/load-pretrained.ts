@@ -1,0 +1,47 @@
+import { resolveBackend, type ResolvedBackend } from '../backend/registry.js';
+import { ModelLoadError } from '../errors/model-load-error.js';
+import { resolveRecipe } from '../recipes/resolve-recipe.js';
+import type { ReadingRecipe } from '../recipes/reading-recipe.js';
+import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
+import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+
+export interface PretrainedOptions {
+  /** How the model is read: a preset name (`reward-lens recipes` lists them) or a recipe. Inferred from config.json when it can be. */
+  recipe?: string | ReadingRecipe;
+  /** Which backend runs it: a registered name or `'auto'` (default). */
+  backend?: string;
+  /** Per-backend settings, under the backend's name. */
+  backendSettings?: Record<string, unknown>;
+}
+
+/** Loads a PRM folder's model, tokenizer and recipe, and resolves a backend for it (Node only). */
+export async function loadPretrained(
+  folder: string,
+  options: PretrainedOptions,
+): Promise<ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe }> {
+  const { inferRecipe, readFolderConfig, readPretrainedFolder } = await import('./pretrained-folder.js');
+  const notes: string[] = [];
+  let recipe: ReadingRecipe;
+  if (options.recipe !== undefined) {
+    recipe = resolveRecipe(options.recipe);
+  } else {
+    const inferred = inferRecipe(await readFolderConfig(folder));
+    if (!inferred) {
+      throw new ModelLoadError(
+        'config.json does not say how this model is read as a PRM (its architecture is a plain language model or unknown); pass a recipe, e.g. { recipe: "math-shepherd" }',
+        { file: `${folder}/config.json` },
+      );
+    }
+    recipe = inferred;
+    notes.push(`recipe "${recipe.name}" inferred from config.json's architecture`);
+  }
+  const contents = await readPretrainedFolder(folder, recipe.heads);
+  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, { name: `${folder}/tokenizer.json` });
+  if (Number.isFinite(contents.vocabSize) && tokenizer.vocabSize > contents.vocabSize) {
+    throw new ModelLoadError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${contents.vocabSize}: they do not belong together`, {
+      file: `${folder}/tokenizer.json`,
+    });
+  }
+  const resolved = await resolveBackend(options.backend ?? 'auto', contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
+  return { ...resolved, notes: [...resolved.notes, ...notes, ...contents.notes], tokenizer, recipe };
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { Tokenizer } from '@huggingface/tokenizers';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sharedDataPath } from '../testing/shared-data-path.js';
+import { mapSpanToReadToken, mapStepsToTokens } from '../segmenter/map-steps-to-tokens.js';
+import { segmentSolution } from '../segmenter/segment-solution.js';
+import { createHfTokenizer } from './hf-tokenizer.js';
+import { byteLevelBytesOf, expectExactOffsets, loadLenmlTokenizer, mixedText, stepText, withAddedTokens } from './hf-tokenizer.test-support.js';
+
+// Qwen2-family byte-level BPE with an NFC normalizer; `<extra_0>` as Qwen2.5-Math-PRM has it.
+const { json, config } = loadLenmlTokenizer('qwen3');
+const stepTag = { content: '<extra_0>', id: 151651 };
+const tokenizer = createHfTokenizer(json, config, { addedTokens: [stepTag] });
+const reference = new Tokenizer(withAddedTokens(json, [stepTag]), config);
+const bytesOf = byteLevelBytesOf(withAddedTokens(json, [stepTag]));
+const nfc = (text: string) => text.normalize('NFC');
+
+describe('hf tokenizer: Qwen3 (byte-level BPE, NFC)', () => {
+  it('reads ids and special tokens from the files', () => {
+    expect(tokenizer.name).toBe('hf:Qwen2Tokenizer');
+    expect(tokenizer.vocabSize).toBe(151669);
+    expect(tokenizer.bosTokenId).toBeNull(); // bos_token: null in tokenizer_config.json
+    expect(tokenizer.eosTokenId).toBe(151645); // <|im_end|>
+    expect(tokenizer.padTokenId).toBe(151643); // <|endoftext|>
+    expect(tokenizer.tokenToId('<extra_0>')).toBe(151651);
+    expect(tokenizer.tokenToId('<|quad_end|>')).toBe(reference.token_to_id('<|quad_end|>'));
+    expect(tokenizer.tokenToId(' the')).toBe(reference.token_to_id('Ġthe'));
+    expect(tokenizer.tokenToId('\n\n')).toBe(271);
+    expect(tokenizer.tokenToId(' ки')).toBeUndefined();
+  });
+
+  it('gives the library ids and exact offsets on mixed text', () => {
+    fc.assert(
+      fc.property(mixedText, (text) => {
+        const encoding = tokenizer.encode(text);
+        expect(encoding.ids).toEqual(text.length === 0 ? [] : reference.encode(text, { add_special_tokens: false }).ids);
+        expectExactOffsets(text, encoding, bytesOf, nfc);
+        expect(tokenizer.decode(encoding.ids)).toBe(nfc(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('maps an NFC-composed character to its whole source span', () => {
+    const text = 'Re\u0301sume\u0301 \u212b';
+    const { ids, offsets } = tokenizer.encode(text);
+    expect(ids).toEqual(reference.encode(text, { add_special_tokens: false }).ids);
+    // No token boundary falls between a letter and its combining accent (units 2 and 7).
+    expect(offsets.flat().filter((position) => position === 2 || position === 7)).toEqual([]);
+    expect(offsets.at(-1)![1]).toBe(text.length); // U+212B, read as U+00C5, still ends the text
+    expectExactOffsets(text, { ids, offsets }, bytesOf, nfc);
+  });
+
+  it('encodes <extra_0> as one token spanning its literal text', () => {
+    const text = 'Step 1: 2+2=4.<extra_0>Step 2: 4×3=12<extra_0>';
+    const { ids, offsets } = tokenizer.encode(text);
+    const tagIndexes = ids.flatMap((id, index) => (id === 151651 ? [index] : []));
+    expect(tagIndexes).toHaveLength(2);
+    expect(offsets[tagIndexes[0]!]).toEqual([14, 23]);
+    expect(offsets[tagIndexes[1]!]).toEqual([text.length - 9, text.length]);
+    expect(text.slice(...offsets[tagIndexes[0]!]!)).toBe('<extra_0>');
+  });
+
+  it('reads each step at the token holding its last character (ProcessRM layout)', () => {
+    fc.assert(
+      fc.property(fc.array(stepText, { minLength: 2, maxLength: 5 }), fc.boolean(), (steps, tagged) => {
+        const solution = steps.join(tagged ? '<extra_0>' : '\n') + (tagged ? '<extra_0>' : '');
+        const { steps: segmented } = segmentSolution(solution, { delimiter: tagged ? '<extra_0>' : '\n' });
+        const { ids, offsets } = tokenizer.encode(solution);
+        const stepSpans = segmented.map((step) => step.charSpan);
+        mapStepsToTokens(stepSpans, offsets, { lastStepReadsFinalToken: false }).forEach((step, index) => {
+          const [start, end] = offsets[step.readTokenIndex]!;
+          const lastCharacter = stepSpans[index]![1] - 1;
+          expect(start).toBeLessThanOrEqual(lastCharacter);
+          expect(end).toBeGreaterThan(lastCharacter);
+        });
+        if (tagged) {
+          const tagStarts = [...solution.matchAll(/<extra_0>/g)].map((match) => match.index);
+          expect(tagStarts).toHaveLength(steps.length);
+          for (const tagStart of tagStarts) {
+            const tagToken = mapSpanToReadToken([tagStart, tagStart + 9], offsets);
+            expect(ids[tagToken]).toBe(151651);
+            expect(offsets[tagToken]).toEqual([tagStart, tagStart + 9]);
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('lays out real ProcessBench solutions as Qwen2.5-Math-PRM reads them', () => {
+    const items = JSON.parse(readFileSync(sharedDataPath('processbench/gsm8k.json'), 'utf8')) as { problem: string; steps: string[] }[];
+    for (const item of items.slice(0, 40)) {
+      const prefix = `${item.problem}\n\n`;
+      const text = `${prefix}${item.steps.join('<extra_0>')}<extra_0>`;
+      const encoding = tokenizer.encode(text);
+      expect(encoding.ids).toEqual(reference.encode(text, { add_special_tokens: false }).ids);
+      expectExactOffsets(text, encoding, bytesOf, nfc);
+      const { steps } = segmentSolution(text.slice(prefix.length), { delimiter: '<extra_0>' });
+      expect(steps).toHaveLength(item.steps.length);
+      const stepSpans = steps.map((step): [number, number] => [prefix.length + step.charSpan[0], prefix.length + step.charSpan[1]]);
+      mapStepsToTokens(stepSpans, encoding.offsets, { lastStepReadsFinalToken: false }).forEach((step, index) => {
+        const [start, end] = encoding.offsets[step.readTokenIndex]!;
+        expect(start < stepSpans[index]![1] && end >= stepSpans[index]![1]).toBe(true);
+      });
+      const tagStarts = [...text.matchAll(/<extra_0>/g)].map((match) => match.index);
+      const tagTokens = encoding.ids.flatMap((id, index) => (id === 151651 ? [encoding.offsets[index]![0]] : []));
+      expect(tagTokens).toEqual(tagStarts);
+    }
+  });
+});

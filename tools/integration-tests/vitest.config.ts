@@ -1,0 +1,3 @@
+import { rewardLensProject } from '../../vitest.shared.js';
+
+export default rewardLensProject('integration-tests', { testTimeout: 120_000 });
