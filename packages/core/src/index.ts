@@ -60,6 +60,7 @@ export {
 export * from './recipes/index.js';
 export {
   ProcessRM,
+  ScoredPrefix,
   type OutcomeScores,
   type PairMeta,
   type PrefixScores,

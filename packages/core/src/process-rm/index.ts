@@ -1,4 +1,5 @@
 export { ProcessRM, type ProcessRMOptions } from './process-rm.js';
+export { ScoredPrefix } from './scored-prefix.js';
 export type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 export type { ScoringInput } from './scoring-input.js';
 export type { PairMeta, TokenizedPair, TokenizedStep } from './tokenize-pair.js';

@@ -12,6 +12,7 @@ import { forwardInBatches, type SequenceReads } from './forward-batches.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { ScoredPrefix } from './scored-prefix.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
 import { tokenizePair, type TokenizedPair } from './tokenize-pair.js';
 
@@ -200,6 +201,26 @@ export class ProcessRM {
       { layer: options.layer, hiddenSize: width, values, meta: pairs.map((pair) => pair.meta) },
       { gauge: 'INVARIANT', notes: this.notesFor(pairs) },
     );
+  }
+
+  /**
+   * A scored prefix of a solution, for step-level search: extending it by a step runs only the
+   * new tokens against the backend's KV cache, and its step scores equal a full pass's.
+   */
+  async prefix(problem: string): Promise<ScoredPrefix> {
+    this.require('STEP_SCORES', 'prefix');
+    if (!this.backend.supportsCache) {
+      throw new UnsupportedCapabilityError({ capability: 'KV cache', backend: this.backend.name, operation: 'prefix scoring with a cache' });
+    }
+    if (typeof problem !== 'string') throw new InvalidInputError('problem must be a string');
+    const context = {
+      backend: this.backend,
+      tokenizer: this.tokenizer,
+      recipe: this.recipe,
+      columns: this.columns,
+      tokenize: (text: string, steps: readonly string[]) => this.tokenize({ problem: text, steps }),
+    };
+    return new ScoredPrefix(context, problem, [], [], new Float32Array(0), []);
   }
 
   /** Frees the backend. */

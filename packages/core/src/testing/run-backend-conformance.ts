@@ -22,6 +22,7 @@ export type ConformanceTestName =
   | 'linear readout'
   | 'hidden states'
   | 'kv cache'
+  | 'prefix scoring'
   | 'parity with reference'
   | 'dispose';
 
@@ -258,6 +259,38 @@ export function runBackendConformance(options: ConformanceOptions): void {
             fork.release();
             await expect(backend.doForward({ ...batchOf([other], 'right', valueRead), past: [fork] })).rejects.toMatchObject({ code: 'BACKEND_CONTRACT' });
             cache.release();
+          }));
+
+        test('prefix scoring', () =>
+          withBackend(model, async (backend) => {
+            const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
+            if (!backend.supportsCache) {
+              await expect(prm.prefix('Q')).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY' });
+              return;
+            }
+            const [problem, solution] = conformancePairs[3]!;
+            const steps = solution.trim().split('\n');
+            const tolerance = toleranceFor(backend.precision);
+            let prefix = await prm.prefix(problem);
+            for (let count = 1; count <= steps.length; count++) {
+              const next = await prefix.extend(steps[count - 1]!);
+              prefix.release();
+              prefix = next;
+              const full = await prm.stepScores([{ problem, steps: steps.slice(0, count) }]);
+              expectClose(prefix.stepScores, full.value.curves[0]!, tolerance, `after ${count} steps`);
+            }
+            expect(prefix.cachedTokens).toBe(prm.tokenize({ problem, steps }).inputIds.length);
+            // Candidates from one prefix, in one batch, each equal to its own full pass.
+            const base = await (await prm.prefix(problem)).extend(steps[0]!);
+            const candidates = ['In May she sold 24 clips.', 'In May she sold 96 clips, twice as many.'];
+            const extended = await base.extendMany(candidates);
+            for (const [index, candidate] of candidates.entries()) {
+              const full = await prm.stepScores([{ problem, steps: [steps[0]!, candidate] }]);
+              expectClose(extended[index]!.stepScores, full.value.curves[0]!, tolerance, `candidate ${index}`);
+            }
+            expect(base.steps).toEqual([steps[0]]);
+            for (const handle of [prefix, base, ...extended]) handle.release();
+            await expect(base.extend('x')).rejects.toMatchObject({ code: 'PREFIX_RELEASED' });
           }));
 
         test('parity with reference', async () => {
