@@ -8,7 +8,7 @@ describe('main', () => {
     expect(exitCode).toBe(0);
     expect(stdout).toContain('Usage:');
     expect(stdout).toMatch(/^ {2}score {2}/m);
-    expect(stdout).toMatch(/^ {2}caps {3}/m);
+    for (const name of ['caps', 'recipes', 'generate', 'convert']) expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
     expect(stderr).toBe('');
   });
 
@@ -17,14 +17,30 @@ describe('main', () => {
     ['score', '-h'],
     ['caps', '--help'],
     ['caps', '-h'],
+    ['generate', '--help'],
+    ['generate', '-h'],
     ['help', 'score'],
     ['help', 'caps'],
+    ['help', 'generate'],
   ])('%s %s prints that command\'s usage', async (command, flag) => {
     const { exitCode, stdout } = await runMain([command, flag]);
     const name = command === 'help' ? flag : command;
     expect(exitCode).toBe(0);
     expect(stdout).toContain(`reward-lens ${name}`);
     expect(stdout).toContain('--backend');
+    expect(stdout).toContain('--model <folder>');
+  });
+
+  it.each([
+    ['recipes', '--json'],
+    ['convert', '--force'],
+  ])('%s --help prints its usage', async (command, option) => {
+    for (const argv of [[command, '--help'], [command, '-h'], ['help', command]]) {
+      const { exitCode, stdout } = await runMain(argv);
+      expect(exitCode).toBe(0);
+      expect(stdout).toContain(`reward-lens ${command}`);
+      expect(stdout).toContain(option);
+    }
   });
 
   it('--help wins over a mistake on the same line', async () => {

@@ -1,6 +1,9 @@
 import type { CliStreams } from './cli-streams.js';
 import type { Command } from './command.js';
 import { capsCommand } from './commands/caps.js';
+import { convertCommand } from './commands/convert.js';
+import { generateCommand } from './commands/generate.js';
+import { recipesCommand } from './commands/recipes.js';
 import { scoreCommand } from './commands/score.js';
 import { packageVersion } from './package-version.js';
 import { wantsHelp } from './parse-command-line.js';
@@ -8,12 +11,13 @@ import { exitCodes, reportError } from './report-error.js';
 import { UsageError } from './usage-error.js';
 import { writeText } from './write-text.js';
 
-const commands: readonly Command[] = [scoreCommand, capsCommand];
+const commands: readonly Command[] = [scoreCommand, capsCommand, recipesCommand, generateCommand, convertCommand];
 
 function topLevelUsage(): string {
   const nameWidth = Math.max(...commands.map((command) => command.name.length));
   const list = commands.map((command) => `  ${command.name.padEnd(nameWidth)}  ${command.summary}`).join('\n');
-  return `reward-lens: score reasoning steps with a process reward model
+  return `reward-lens: score reasoning steps with a process reward model, from the seeded tiny model
+or a Hugging Face-style model folder
 
 Usage:
   reward-lens <command> [options]

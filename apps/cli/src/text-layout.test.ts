@@ -18,6 +18,12 @@ describe('text layout', () => {
     expect(wrap('label    value that wraps', 20, '         ')).toEqual(['label    value that', '         wraps']);
   });
 
+  it('wrap leaves a long word whole, or breaks it to fill lines when asked', () => {
+    expect(wrap('label  abcdefghijkl', 10, '       ')).toEqual(['label', '       abcdefghijkl']);
+    expect(wrap('label  abcdefghijkl xy', 10, '       ', { breakLongWords: true })).toEqual(['label  abc', '       def', '       ghi', '       jkl', '       xy']);
+    expect(wrap('label  ab cd', 10, '       ', { breakLongWords: true })).toEqual(['label  ab', '       cd']);
+  });
+
   it('outputWidth is the terminal width, or 80 off a terminal', () => {
     expect(outputWidth({ isTTY: true, columns: 132 })).toBe(132);
     expect(outputWidth({ isTTY: false, columns: 132 })).toBe(80);

@@ -17,20 +17,32 @@ export function truncate(text: string, width: number): string {
 /**
  * Wraps at spaces to `width`; the first line keeps its own leading spaces and continuation lines
  * start with `indent`. Spacing within a line is kept (column padding survives). A word longer
- * than a line is left whole rather than broken.
+ * than a line is left whole rather than broken, unless `breakLongWords` (for text without
+ * spaces to break at, such as a chat template): then it fills the line it starts on and goes on
+ * at the indent of the next.
  */
-export function wrap(text: string, width: number, indent: string): string[] {
+export function wrap(text: string, width: number, indent: string, options: { breakLongWords?: boolean } = {}): string[] {
+  const length = (value: string) => Array.from(value).length;
   const leading = /^ */.exec(text)![0];
   const lines: string[] = [];
   let current = leading;
   let atLineStart = true;
   for (const piece of text.slice(leading.length).match(/ *\S+/g) ?? []) {
-    if (!atLineStart && Array.from(current + piece).length > width) {
+    const fitsOnALine = length(indent + piece.trimStart()) <= width;
+    if (!atLineStart && length(current + piece) > width && (fitsOnALine || options.breakLongWords !== true)) {
       lines.push(current);
       current = indent;
       atLineStart = true;
     }
-    current += atLineStart ? piece.trimStart() : piece;
+    let rest = atLineStart ? piece.trimStart() : piece;
+    while (options.breakLongWords === true && length(current + rest) > width && length(current) < width) {
+      const characters = Array.from(rest);
+      const room = width - length(current);
+      lines.push(current + characters.slice(0, room).join(''));
+      current = indent;
+      rest = characters.slice(room).join('');
+    }
+    current += rest;
     atLineStart = false;
   }
   lines.push(current);

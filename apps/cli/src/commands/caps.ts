@@ -1,28 +1,27 @@
 import { capabilityNamesOf, registeredBackends, type ProcessRM } from '@reward-lens/core';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
+import { modelOptions, modelOptionsHelp, parseModelChoice } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
-import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
 import { exitCodes } from '../report-error.js';
 import { outputWidth, wrap } from '../text-layout.js';
 import { writeText } from '../write-text.js';
 
 const capsUsage = `Usage:
-  reward-lens caps [--backend <name>] [--seed <n>] [--json]
+  reward-lens caps [--model <folder>] [--recipe <name>] [--backend <name>] [--seed <n>] [--json]
 
 Shows what a backend can do with the model: its capability flags (what ProcessRM methods it
-supports), precision, model, heads and KV cache support, and which backends are registered.
+supports), precision, model, heads and KV cache support, the reading recipe, which backends are
+registered, and the notes of the load (which backend ran, why others were skipped).
 
 Options:
-  --backend <name>    backend to load (default: tiny)
-  --seed <n>          seed of the tiny model's random weights (default: 0)
-  --json              one JSON object instead of the readable list
-  -h, --help          show this help
+${modelOptionsHelp}
+  --json                    one JSON object instead of the readable list
+  -h, --help                show this help
 `;
 
 const capsOptions = {
-  backend: { type: 'string' },
-  seed: { type: 'string' },
+  ...modelOptions,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -44,6 +43,7 @@ function capsReport(prm: ProcessRM) {
     heads: backend.info.heads.map((head) => ({ name: head.name, kind: head.kind, width: head.width })),
     supportsCache: backend.supportsCache,
     recipe: { name: prm.recipe.name, description: prm.recipe.description },
+    notes: [...prm.notes],
     registeredBackends: registeredBackends().map((registration) => ({
       name: registration.name,
       priority: registration.priority,
@@ -65,6 +65,7 @@ function formatCapsText(report: ReturnType<typeof capsReport>, width: number): s
       'registered',
       report.registeredBackends.map((entry) => `${entry.name} (priority ${entry.priority}${entry.explicitOnly ? ', by name only' : ''})`).join(', '),
     ],
+    ...report.notes.map((note): [string, string] => ['note', note]),
   ];
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = ' '.repeat(labelWidth + 2);
@@ -78,8 +79,7 @@ export const capsCommand: Command = {
   usage: capsUsage,
   async run(args, streams) {
     const { values } = parseCommandLine(args, capsOptions, capsUsage);
-    const seed = values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, capsUsage);
-    const prm = await loadProcessRM({ backend: values.backend ?? 'tiny', seed });
+    const prm = await loadProcessRM(parseModelChoice(values, capsUsage));
     try {
       const report = capsReport(prm);
       await writeText(streams.stdout, values.json === true ? `${JSON.stringify(report)}\n` : formatCapsText(report, outputWidth(streams.stdout)));

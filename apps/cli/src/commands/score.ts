@@ -2,6 +2,7 @@ import type { ProcessRM } from '@reward-lens/core';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
+import { modelOptionsHelp } from '../model-options.js';
 import { exitCodes } from '../report-error.js';
 import { outputWidth } from '../text-layout.js';
 import { writeText } from '../write-text.js';
@@ -32,14 +33,18 @@ Input (one of):
                             JSONL is told by content: a first line that is a whole JSON object
                             means JSONL
 
+Model:
+${modelOptionsHelp}
+
 Scoring:
-  --backend <name>          backend that runs the model (default: tiny)
-  --seed <n>                seed of the tiny model's random weights (default: 0)
-  --delimiter <text>        what separates steps (default: the model's, \\n for tiny);
+  --delimiter <text>        what separates steps (default: the recipe's, \\n for tiny);
                             \\n, \\t, \\r and \\\\ are interpreted
   --delimiter-regex <re>    a regular expression instead: '\\n+' or '/^step \\d+:/im'
   --aggregate <name>        min, prod, mean or last, shown beside the outcome (default: min)
   --batch-size <n>          records per forward pass (default: ${defaultBatchSize})
+  --truncation <mode>       none (default): a sequence longer than the model's positions is an
+                            error; left: keep its end; steps cut off get no score (NaN, null
+                            in JSON) and the aggregate is over the scored steps
 
 Output:
   --json                    one JSON object per record and line: outcome, stepScores, steps,
@@ -55,6 +60,7 @@ Examples:
   reward-lens score --problem 'What is 2+3*4?' --solution $'3*4=12.\\n2+12=14.\\nThe answer is 14.'
   reward-lens score --file examples/solution.json --json
   reward-lens score --file examples/batch.jsonl > scores.jsonl
+  reward-lens score --model models/prm --recipe math-shepherd --file records.jsonl
 `;
 
 function labelText(label: RecordLabel): string {
@@ -110,12 +116,7 @@ export const scoreCommand: Command = {
     const settings = parseScoreSettings(args, scoreUsage, streams.stdin.isTTY === true);
     // The input is opened before the model loads, so a missing file fails fast.
     const source = await openRecordSource(settings.input, streams.stdin, scoreUsage);
-    const prm = await loadProcessRM({
-      backend: settings.backend,
-      seed: settings.seed,
-      batchSize: settings.batchSize,
-      ...(settings.delimiter !== undefined ? { delimiter: settings.delimiter } : {}),
-    });
+    const prm = await loadProcessRM(settings);
     try {
       return source.kind === 'single' ? await scoreSingle(prm, source.input, settings, streams) : await scoreMany(prm, source, settings, streams);
     } finally {

@@ -1,6 +1,8 @@
 import { aggregatorNames, type StepDelimiter } from '@reward-lens/core';
+import type { ModelSettings } from '../load-process-rm.js';
+import { modelOptions, parseModelChoice } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
-import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
+import { parseIntegerOption } from '../parse-integer-option.js';
 import { UsageError } from '../usage-error.js';
 import type { InputSpec } from './input-spec.js';
 import { parseDelimiterRegex } from './parse-delimiter-regex.js';
@@ -13,8 +15,8 @@ export const scoreOptions = {
   file: { type: 'string', short: 'f' },
   json: { type: 'boolean' },
   table: { type: 'boolean' },
-  backend: { type: 'string' },
-  seed: { type: 'string' },
+  ...modelOptions,
+  truncation: { type: 'string' },
   delimiter: { type: 'string' },
   'delimiter-regex': { type: 'string' },
   aggregate: { type: 'string' },
@@ -23,13 +25,12 @@ export const scoreOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export interface ScoreSettings {
+export interface ScoreSettings extends ModelSettings {
   input: InputSpec;
-  backend: string;
-  seed: number;
-  /** Absent: core's default (`"\n"`). */
+  /** Absent: the recipe's delimiter (`"\n"` for the tiny model). */
   delimiter?: StepDelimiter;
   batchSize: number;
+  truncation: 'none' | 'left';
   aggregate: string;
   /** `auto`: JSON lines for JSONL input, a table otherwise. */
   output: 'auto' | 'json' | 'table';
@@ -86,11 +87,13 @@ export function parseScoreSettings(args: readonly string[], usage: string, stdin
   if (!aggregatorNames().includes(aggregate)) {
     throw new UsageError(`--aggregate must be one of ${aggregatorNames().join(', ')}, got ${JSON.stringify(aggregate)}`, usage);
   }
+  const truncation = values.truncation ?? 'none';
+  if (truncation !== 'none' && truncation !== 'left') throw new UsageError(`--truncation must be none or left, got ${JSON.stringify(truncation)}`, usage);
   const delimiter = delimiterOf(values, usage);
   return {
     input: inputSpecOf(values, positionals, stdinIsTerminal, usage),
-    backend: values.backend ?? 'tiny',
-    seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, usage),
+    ...parseModelChoice(values, usage),
+    truncation,
     ...(delimiter !== undefined ? { delimiter } : {}),
     batchSize: values['batch-size'] === undefined ? defaultBatchSize : parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: maximumBatchSize }, usage),
     aggregate,

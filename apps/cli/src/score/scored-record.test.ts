@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { notesForPair } from './scored-record.js';
+import { aggregateScoredSteps } from './scored-record.js';
 
-describe('notesForPair', () => {
-  const notes = ['backend "tiny" ran the model', 'pair 1: no delimiter found', 'pair 12: no delimiter found either'];
-
-  it('gives each pair the shared notes and its own, unprefixed', () => {
-    expect(notesForPair(notes, 0, 13)).toEqual(['backend "tiny" ran the model']);
-    expect(notesForPair(notes, 1, 13)).toEqual(['backend "tiny" ran the model', 'no delimiter found']);
-    expect(notesForPair(notes, 12, 13)).toEqual(['backend "tiny" ran the model', 'no delimiter found either']);
+describe('aggregateScoredSteps', () => {
+  it('aggregates every step when all are scored, with no note', () => {
+    expect(aggregateScoredSteps([0.5, 0.25, 0.75], 'min')).toEqual({ aggregate: { name: 'min', value: 0.25 }, notes: [] });
   });
 
-  it('keeps a batch of one as it is (core does not prefix it)', () => {
-    expect(notesForPair(['backend "tiny" ran the model', 'no delimiter found'], 0, 1)).toEqual(['backend "tiny" ran the model', 'no delimiter found']);
+  it('aggregates over the scored steps when truncation left some without a score, and says which', () => {
+    const { aggregate, notes } = aggregateScoredSteps([Number.NaN, Number.NaN, Number.NaN, 0.5, 0.25], 'mean');
+    expect(aggregate).toEqual({ name: 'mean', value: 0.375, scoredSteps: 2 });
+    expect(notes).toEqual(['mean is over the 2 scored steps of 5; steps 1–3 left out (no score)']);
+    expect(aggregateScoredSteps([Number.NaN, 2], 'min').notes).toEqual(['min is over the 1 scored steps of 2; step 1 left out (no score)']);
+  });
+
+  it('gives NaN and a note when no step has a score', () => {
+    const { aggregate, notes } = aggregateScoredSteps([Number.NaN], 'min');
+    expect(aggregate).toEqual({ name: 'min', value: Number.NaN, scoredSteps: 0 });
+    expect(notes).toEqual(['min not computed: no step has a score']);
   });
 });

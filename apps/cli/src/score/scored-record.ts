@@ -1,51 +1,84 @@
 import { aggregate, type Evidence, type Gauge, type PairMeta, type StepScores, type Trust } from '@reward-lens/core';
 
+/** The aggregate of a record's step scores; `scoredSteps` appears when some steps had no score. */
+export interface RecordAggregate {
+  name: string;
+  /** NaN (null in JSON) when no step was scored. */
+  value: number;
+  /** How many steps the aggregate is over, when fewer than all (left truncation cut the others off). */
+  scoredSteps?: number;
+}
+
 /** One record's scores with every label they carry, ready for the table or a JSON line. */
 export interface ScoredRecord {
   /** The reward at the last step: the outcome score, equal to the last of `stepScores`. */
   outcome: number;
+  /** NaN (null in JSON) for a step whose read left truncation cut off. */
   stepScores: number[];
   steps: string[];
-  aggregate: { name: string; value: number };
-  meta: PairMeta;
+  aggregate: RecordAggregate;
+  /** Core's meta without its notes, which are in `notes` already. */
+  meta: Omit<PairMeta, 'notes'>;
+  /** The model's notes (which backend ran, the recipe), then this record's own. */
   notes: string[];
   backend: string;
   gauge: Gauge;
   trust: Trust;
 }
 
-const pairNotePattern = /^pair (\d+): /;
+/** What the model says about every record it scores. */
+export interface ModelLabels {
+  backend: string;
+  notes: readonly string[];
+}
+
+/** `[1, 2, 3, 5]` as `1–3, 5`. */
+function stepList(numbers: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let start = 0; start < numbers.length; ) {
+    let end = start;
+    while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end++;
+    ranges.push(end > start ? `${numbers[start]}–${numbers[end]}` : String(numbers[start]));
+    start = end + 1;
+  }
+  return ranges.join(', ');
+}
 
 /**
- * The notes that belong to pair `index` of a batch of `count`. Core lists a batch's notes
- * together: shared notes (which backend ran) as they are, per-pair notes prefixed `pair i: `,
- * and a batch of one unprefixed. Picking them apart gives each record the notes it would have had
- * scored alone, so output does not depend on how records happened to be batched.
+ * The aggregate over the steps that have a score. Core's `aggregate` refuses NaN, rightly for a
+ * library call; a command line that asked for left truncation gets the aggregate of what was
+ * scored, and a note that says which steps it leaves out.
  */
-export function notesForPair(notes: readonly string[], index: number, count: number): string[] {
-  if (count === 1) return [...notes];
-  const picked: string[] = [];
-  for (const note of notes) {
-    const match = pairNotePattern.exec(note);
-    if (match === null) picked.push(note);
-    else if (Number(match[1]) === index) picked.push(note.slice(match[0].length));
+export function aggregateScoredSteps(curve: ArrayLike<number>, name: string): { aggregate: RecordAggregate; notes: string[] } {
+  const scored: number[] = [];
+  const unscored: number[] = [];
+  for (let index = 0; index < curve.length; index++) {
+    if (Number.isFinite(curve[index]!)) scored.push(curve[index]!);
+    else unscored.push(index + 1);
   }
-  return picked;
+  if (unscored.length === 0) return { aggregate: { name, value: aggregate(curve, name) }, notes: [] };
+  if (scored.length === 0) return { aggregate: { name, value: Number.NaN, scoredSteps: 0 }, notes: [`${name} not computed: no step has a score`] };
+  const stepWord = unscored.length === 1 ? 'step' : 'steps';
+  return {
+    aggregate: { name, value: aggregate(scored, name), scoredSteps: scored.length },
+    notes: [`${name} is over the ${scored.length} scored steps of ${curve.length}; ${stepWord} ${stepList(unscored)} left out (no score)`],
+  };
 }
 
 /** Splits a batch's step scores into one record per pair, with the chosen aggregate added. */
-export function scoredRecordsFromEvidence(evidence: Evidence<StepScores>, backend: string, aggregateName: string): ScoredRecord[] {
-  const count = evidence.value.curves.length;
+export function scoredRecordsFromEvidence(evidence: Evidence<StepScores>, model: ModelLabels, aggregateName: string): ScoredRecord[] {
   return evidence.value.curves.map((curve, index) => {
     const stepScores = Array.from(curve);
+    const { notes: pairNotes, ...meta } = evidence.value.meta[index]!;
+    const aggregated = aggregateScoredSteps(curve, aggregateName);
     return {
       outcome: stepScores[stepScores.length - 1]!,
       stepScores,
       steps: evidence.value.steps[index]!.map((step) => step.text),
-      aggregate: { name: aggregateName, value: aggregate(curve, aggregateName) },
-      meta: evidence.value.meta[index]!,
-      notes: notesForPair(evidence.notes, index, count),
-      backend,
+      aggregate: aggregated.aggregate,
+      meta,
+      notes: [...model.notes, ...pairNotes, ...aggregated.notes],
+      backend: model.backend,
       gauge: evidence.gauge,
       trust: evidence.trust,
     };

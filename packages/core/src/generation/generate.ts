@@ -28,9 +28,9 @@ export type StopReason = 'max-tokens' | 'stop-token' | 'stop-string' | 'max-posi
 
 export interface Generation {
   prompt: string;
-  /** The continuation, cut before a stop string unless `includeStop`. */
+  /** The continuation as it reads after the prompt, cut before a stop string unless `includeStop`. */
   text: string;
-  /** The prompt (without BOS) and the continuation decoded together, as llama2.c prints them. */
+  /** The prompt (its tokens decoded) followed by `text`: what llama2.c's run prints. */
   fullText: string;
   /** Generated token ids (a stop token not included). */
   tokenIds: number[];
@@ -40,6 +40,8 @@ export interface Generation {
 interface Row {
   prompt: string;
   promptIds: number[];
+  /** The prompt's ids without BOS, decoded: the text the continuation follows. */
+  promptText: string;
   generated: number[];
   sampler: Sampler;
   cache: CacheHandleV1 | null;
@@ -72,6 +74,7 @@ export async function generate(backend: BackendV1, tokenizer: PrmTokenizer, prom
     return {
       prompt,
       promptIds: ids,
+      promptText: tokenizer.decode(promptIds),
       generated: [],
       sampler: new Sampler({ temperature: options.temperature ?? 0, topP: options.topP ?? 1, seed: options.seed ?? 0 }),
       cache: null,
@@ -91,16 +94,7 @@ export async function generate(backend: BackendV1, tokenizer: PrmTokenizer, prom
     for (const row of rows) row.cache?.release();
   }
 
-  return rows.map((row) => {
-    const bos = row.promptIds[0] === tokenizer.bosTokenId && addBos ? 1 : 0;
-    return {
-      prompt: row.prompt,
-      text: row.text,
-      fullText: tokenizer.decode([...row.promptIds.slice(bos), ...row.generated]),
-      tokenIds: row.generated,
-      stopReason: row.done!,
-    };
-  });
+  return rows.map((row) => ({ prompt: row.prompt, text: row.text, fullText: row.promptText + row.text, tokenIds: row.generated, stopReason: row.done! }));
 }
 
 /** One forward pass over each pending row's new tokens (after its cache); the LM logits at each row's last token. */
@@ -128,13 +122,24 @@ async function stepForward(backend: BackendV1, head: string, pending: { row: Row
   return result.reads[0]!.values;
 }
 
+/**
+ * The continuation as it reads after the prompt: the prompt and the new tokens are decoded
+ * together (a SentencePiece decoder would drop the leading space of new tokens decoded alone),
+ * then the prompt's own text is cut off the front.
+ */
+function continuationText(row: Row, tokenizer: PrmTokenizer): string {
+  const promptIds = row.promptIds[0] === tokenizer.bosTokenId ? row.promptIds.slice(1) : row.promptIds;
+  const full = tokenizer.decode([...promptIds, ...row.generated]);
+  return full.startsWith(row.promptText) ? full.slice(row.promptText.length) : tokenizer.decode(row.generated);
+}
+
 function advance(row: Row, token: number, tokenizer: PrmTokenizer, stopTokens: ReadonlySet<number>, stops: readonly string[], options: GenerateOptions, maxPositions: number): void {
   if (stopTokens.has(token)) {
     row.done = 'stop-token';
     return;
   }
   row.generated.push(token);
-  row.text = tokenizer.decode(row.generated);
+  row.text = continuationText(row, tokenizer);
   for (const stop of stops) {
     const at = row.text.indexOf(stop);
     if (at >= 0) {

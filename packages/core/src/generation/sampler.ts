@@ -8,7 +8,7 @@ export interface SamplerOptions {
   temperature: number;
   /** Nucleus sampling when in (0, 1); 1 (or more) samples from the whole distribution. */
   topP: number;
-  /** Seeds the random numbers; llama2.c's default is the time of day, ours is 0. */
+  /** Seeds the random numbers as llama2.c's `-s` does (0 stands for a fixed nonzero state, where llama2.c takes the time). */
   seed: number;
 }
 
@@ -24,7 +24,9 @@ export class Sampler {
     if (!(options.topP > 0)) throw new RangeError(`topP must be > 0, got ${options.topP}`);
     this.temperature = options.temperature;
     this.topP = options.topP;
-    this.state = BigInt.asUintN(64, BigInt(Math.trunc(options.seed)));
+    // xorshift never leaves 0; llama2.c replaces seed 0 by the time of day, we by a fixed constant.
+    const seed = BigInt.asUintN(64, BigInt(Math.trunc(options.seed)));
+    this.state = seed === 0n ? 0x9e3779b97f4a7c15n : seed;
   }
 
   /** `random_u32` of run.c: xorshift64*, the top 32 bits. */

@@ -1,0 +1,128 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeRandomClassifierFolder } from '../testing/model-folders.js';
+import { jsonLines, runMain } from '../testing/run-main.js';
+
+const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-score-model-'));
+/** `LlamaForSequenceClassification`: the recipe is inferred. 96 positions, so truncation is easy to reach. */
+const classifier = join(root, 'classifier');
+/** The same kind of model under `LlamaForCausalLM`, which implies no recipe. */
+const causal = join(root, 'causal');
+afterAll(() => rm(root, { recursive: true, force: true }));
+beforeAll(async () => {
+  await writeRandomClassifierFolder(classifier, { architectures: ['LlamaForSequenceClassification'], maxPositions: 96 });
+  await writeRandomClassifierFolder(causal, { architectures: ['LlamaForCausalLM'], maxPositions: 96 });
+});
+
+const problem = 'What is 2 + 3 * 4?';
+const solution = '3 * 4 = 12.\n2 + 12 = 14.\nThe answer is 14.';
+const longSolution = Array.from({ length: 20 }, (_, index) => `Step ${index + 1}: we add one more apple to the basket.`).join('\n');
+
+interface RecordJson {
+  outcome: number;
+  stepScores: (number | null)[];
+  steps: string[];
+  aggregate: { name: string; value: number | null; scoredSteps?: number };
+  meta: Record<string, unknown>;
+  notes: string[];
+  backend: string;
+  gauge: string;
+}
+
+function onlyRecord(stdout: string): RecordJson {
+  const records = jsonLines(stdout);
+  expect(records).toHaveLength(1);
+  return records[0] as unknown as RecordJson;
+}
+
+describe('score --model', () => {
+  it('scores with the recipe config.json implies, on the backend auto resolution picks, and says so', async () => {
+    const { exitCode, stdout, stderr } = await runMain(['score', '--model', classifier, '--problem', problem, '--solution', solution, '--json']);
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('');
+    const record = onlyRecord(stdout);
+    expect(record.steps).toEqual(solution.split('\n'));
+    expect(record.stepScores).toHaveLength(3);
+    expect(record.stepScores.every((score) => typeof score === 'number' && Number.isFinite(score))).toBe(true);
+    expect(record.outcome).toBe(record.stepScores[2]);
+    expect(record.backend).toBe('tiny');
+    expect(record.gauge).toBe('INVARIANT');
+    expect(record.notes).toContain('recipe "sequence-classifier" inferred from config.json\'s architecture');
+    expect(record.notes[0]).toBe(`backend "tiny" ran the weights in ${classifier}`);
+    expect(record.meta).not.toHaveProperty('notes');
+  });
+
+  it('--recipe names the recipe for a folder whose architecture implies none; the scores are the same', async () => {
+    const inferred = onlyRecord((await runMain(['score', '--model', classifier, '--problem', problem, '--solution', solution, '--json'])).stdout);
+    const named = await runMain(['score', '--model', causal, '--recipe', 'sequence-classifier', '--problem', problem, '--solution', solution, '--json']);
+    expect(named.exitCode).toBe(0);
+    const record = onlyRecord(named.stdout);
+    expect(record.stepScores).toEqual(inferred.stepScores);
+    expect(record.notes.some((note) => note.includes('inferred'))).toBe(false);
+  });
+
+  it('without --recipe, a folder whose architecture implies none is a MODEL_LOAD error asking for --recipe', async () => {
+    const { exitCode, stdout, stderr } = await runMain(['score', '--model', causal, '--problem', problem, '--solution', solution]);
+    expect(exitCode).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(new RegExp(`^reward-lens: MODEL_LOAD: ${causal}/config\\.json: .*pass --recipe <name>, one of: plain-value, .*sequence-classifier`));
+    expect(stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('an unknown --recipe is a usage error listing the recipes', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--recipe', 'nope', '--problem', problem, '--solution', solution]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(
+      'reward-lens: --recipe must be one of plain-value, qwen2.5-math-prm, math-shepherd, rlhflow-llama3.1, skywork-o1-prm, trl-token-classification, sequence-classifier, got "nope"',
+    );
+  });
+
+  it('--seed has no use with --model', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--seed', '3', '--problem', problem, '--solution', solution]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain("--seed sets the tiny model's weights; it has no use with --model");
+  });
+
+  it('a sequence longer than the model is an error that suggests --truncation left', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--problem', problem, '--solution', longSolution]);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^reward-lens: SEQUENCE_TOO_LONG: sequence of \d+ tokens is longer than the model's 96 positions \(pass --truncation left to keep the end\)\n$/);
+  });
+
+  it('--truncation left keeps the end: cut-off steps are null, and the aggregate is over the scored steps, with notes', async () => {
+    const { exitCode, stdout } = await runMain(['score', '--model', classifier, '--problem', problem, '--solution', longSolution, '--truncation', 'left', '--aggregate', 'mean', '--json']);
+    expect(exitCode).toBe(0);
+    const record = onlyRecord(stdout);
+    const scored = record.stepScores.filter((score): score is number => score !== null);
+    const cut = record.stepScores.length - scored.length;
+    expect(record.stepScores).toHaveLength(20);
+    expect(cut).toBeGreaterThan(0);
+    expect(record.stepScores.slice(0, cut).every((score) => score === null)).toBe(true);
+    expect(record.outcome).toBe(record.stepScores[19]);
+    expect(record.aggregate.name).toBe('mean');
+    expect(record.aggregate.scoredSteps).toBe(scored.length);
+    expect(record.aggregate.value).toBeCloseTo(scored.reduce((sum, score) => sum + score, 0) / scored.length, 6);
+    expect(record.meta.truncatedTokens).toBeGreaterThan(0);
+    expect(record.notes).toContain(`mean is over the ${scored.length} scored steps of 20; steps 1–${cut} left out (no score)`);
+    expect(record.notes.some((note) => note.startsWith('truncated '))).toBe(true);
+    const table = await runMain(['score', '--model', classifier, '--problem', problem, '--solution', longSolution, '--truncation', 'left']);
+    expect(table.exitCode).toBe(0);
+    expect(table.stdout).toMatch(/^ {2}note: min is over the \d+ scored steps of 20;/m);
+  });
+
+  it('--truncation takes none or left', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--truncation', 'right', '--problem', problem, '--solution', solution]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('--truncation must be none or left, got "right"');
+  });
+
+  it('caps --model shows the folder\'s recipe and the notes of the load', async () => {
+    const { exitCode, stdout } = await runMain(['caps', '--model', classifier, '--json']);
+    expect(exitCode).toBe(0);
+    const [report] = jsonLines(stdout);
+    expect(report).toMatchObject({ backend: 'tiny', recipe: { name: 'sequence-classifier' }, heads: [{ name: 'value', kind: 'value', width: 1 }] });
+    expect(report!.notes).toContain('recipe "sequence-classifier" inferred from config.json\'s architecture');
+  });
+});

@@ -1,0 +1,38 @@
+import { defaultBackend, recipeNames, type ModelSettings } from './load-process-rm.js';
+import { parseIntegerOption, seedRange } from './parse-integer-option.js';
+import { UsageError } from './usage-error.js';
+
+/** The flags that choose a PRM, shared by the commands that load one (`score`, `caps`). */
+export const modelOptions = {
+  model: { type: 'string' },
+  recipe: { type: 'string' },
+  backend: { type: 'string' },
+  seed: { type: 'string' },
+} as const;
+
+/** The same flags in every command's help. */
+export const modelOptionsHelp = `  --model <folder>          a Hugging Face-style model folder (config.json, model.safetensors,
+                            tokenizer.json); default: the seeded tiny model
+  --recipe <name>           how the model is read (reward-lens recipes lists them); default:
+                            inferred from config.json's architecture
+  --backend <name>          backend that runs the model (default: auto with --model, else tiny)
+  --seed <n>                seed of the tiny model's random weights (default: 0; not with
+                            --model)`;
+
+type ModelChoice = Pick<ModelSettings, 'model' | 'recipe' | 'backend' | 'seed'>;
+
+/** The model flags as settings. An unknown recipe is caught here, before anything loads. */
+export function parseModelChoice(values: { model?: string; recipe?: string; backend?: string; seed?: string }, usage: string): ModelChoice {
+  if (values.recipe !== undefined && !recipeNames().includes(values.recipe)) {
+    throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, usage);
+  }
+  // A folder's weights are its own: a seed would be silently ignored.
+  if (values.model !== undefined && values.seed !== undefined) throw new UsageError('--seed sets the tiny model\'s weights; it has no use with --model', usage);
+  if (values.model === '') throw new UsageError('--model must name a folder', usage);
+  return {
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values.recipe !== undefined ? { recipe: values.recipe } : {}),
+    backend: values.backend ?? defaultBackend(values.model),
+    seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, usage),
+  };
+}
