@@ -1,0 +1,31 @@
+/**
+ * `pnpm --filter @reward-lens/backend-onnx-node bench`: backend-onnx-node against backend-tiny on
+ * the same weights, side by side in one run (against source). About a minute or two.
+ */
+import { createTinyBackend } from '@reward-lens/backend-tiny';
+import { createRandomDecoder } from '@reward-lens/core';
+import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
+import { createOnnxNodeBackend } from '../src/index.js';
+import { benchConfig, machineLine } from './bench-support.js';
+import { forwardThroughput } from './forward-throughput.js';
+import { prefixCache } from './prefix-cache.js';
+import { sdkOverhead } from './sdk-overhead.js';
+
+console.log(machineLine());
+const { hiddenSize, numLayers, numHeads, numKvHeads, intermediateSize } = benchConfig;
+console.log(`model: hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize}, seeded weights, value head`);
+
+const model = createRandomDecoder({ seed: 1, config: benchConfig });
+const graph = exportDecoderToOnnx(model, { withPast: true });
+const tiny = createTinyBackend(model);
+const onnx = await createOnnxNodeBackend(graph, { config: model.config, intraOpThreads: 1 });
+
+await forwardThroughput(tiny, onnx);
+await sdkOverhead(onnx, graph);
+await prefixCache([
+  { label: 'backend-tiny', backend: tiny },
+  { label: 'backend-onnx-node', backend: onnx },
+]);
+
+await onnx.dispose();
+await tiny.dispose();

@@ -1,0 +1,24 @@
+import type { BackendRegistration } from '@reward-lens/core/internal';
+import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onnx-node-backend.js';
+
+/**
+ * Registers `onnx-node` (priority 20, above `tiny`): it runs ONNX graphs from disk, and decoder
+ * weights in memory by first exporting them with `@reward-lens/onnx-export` (in memory, so up to
+ * protobuf's 2 GiB; with the cache and hidden states, and LINEAR_READOUT from the weights).
+ * Settings come from `settings['onnx-node']` (`OnnxNodeBackendOptions`).
+ */
+export const onnxNodeBackendRegistration: BackendRegistration = {
+  name: 'onnx-node',
+  priority: 20,
+  unavailableReason(source) {
+    return source.kind === 'onnx' || source.kind === 'decoder' ? null : `backend onnx-node cannot run a "${(source as { kind: string }).kind}" source`;
+  },
+  async create(source, options) {
+    const settings = (options.settings?.['onnx-node'] ?? {}) as OnnxNodeBackendOptions;
+    if (source.kind === 'onnx') return createOnnxNodeBackend(source.path, settings);
+    // Loaded only when a decoder is exported, so that running ONNX files needs no exporter.
+    const { exportDecoderToOnnx } = await import('@reward-lens/onnx-export');
+    const graph = exportDecoderToOnnx(source.model, { withPast: true, hiddenStates: true });
+    return createOnnxNodeBackend(graph, { ...settings, decoder: source.model, sourceNote: 'exported to ONNX in memory from decoder weights' });
+  },
+};

@@ -1,0 +1,141 @@
+import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSpec } from '@reward-lens/core/internal';
+import { attentionBiasNodes, rotaryInputNodes } from './decoder/attention-inputs.js';
+import { requireTensor, rmsNormNodes, type DecoderGraphContext } from './decoder/decoder-graph-context.js';
+import { decoderLayerNodes } from './decoder/decoder-layer-nodes.js';
+import { headNodes } from './decoder/head-nodes.js';
+import { initializerByteLength } from './external-data.js';
+import { GraphBuilder } from './graph/graph-builder.js';
+import { DataType, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
+import {
+  dynamicAxes,
+  headOutputNames,
+  hiddenStatesName,
+  onnxInputNames,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+} from './onnx-names.js';
+
+export interface OnnxExportOptions {
+  /** Add `past_key_values.*` inputs and `present.*` outputs (KV-cache prefix scoring). */
+  withPast: boolean;
+  /** Names of the heads to export; default every head of the config. */
+  heads?: string[];
+  /** Add `hidden_states.{k}` outputs for k = 0 (embeddings) .. numLayers (residual stream, before the final norm). */
+  hiddenStates?: boolean;
+  /** The only opset written (and the one onnxruntime-web runs everywhere). */
+  opset?: 17;
+}
+
+/** The ONNX IR version written: 8, what opset 17 needs and every onnxruntime since 1.14 reads. */
+export const ONNX_IR_VERSION = 8;
+export const ONNX_OPSET = 17;
+
+/**
+ * The decoder as an ONNX `ModelProto` object (weights as initializers, referencing the model's
+ * arrays or transposed copies), before serialization. `writeOnnxModelFolder` moves its weights
+ * to external data; `exportDecoderToOnnx` serializes it whole.
+ */
+export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportOptions): OnnxTypes.IModelProto {
+  try {
+    validateDecoderModel(model, 'the model to export');
+  } catch (error) {
+    throw new InvalidInputError((error as Error).message, { cause: error });
+  }
+  if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) throw new InvalidInputError('ONNX raw tensor data is little-endian; exporting on a big-endian host is not supported');
+  if (options.opset !== undefined && options.opset !== ONNX_OPSET) throw new InvalidInputError(`opset ${String(options.opset)} is not supported (only ${ONNX_OPSET})`);
+  const { config } = model;
+  const heads = selectHeads(config.heads, options.heads);
+  if (heads.length === 0 && !options.hiddenStates) throw new InvalidInputError('the graph would have no outputs: export at least one head or the hidden states');
+
+  const builder = new GraphBuilder();
+  const context: DecoderGraphContext = { builder, config, tensors: model.tensors };
+  const { batch, sequence, past, total } = dynamicAxes;
+  const kvShape = (length: string) => [batch, config.numKvHeads, length, config.headDim];
+  builder.input(onnxInputNames.inputIds, DataType.INT64, [batch, sequence]);
+  builder.input(onnxInputNames.attentionMask, DataType.INT64, [batch, options.withPast ? total : sequence]);
+  builder.input(onnxInputNames.positionIds, DataType.INT64, [batch, sequence]);
+  if (options.withPast) {
+    for (let layer = 0; layer < config.numLayers; layer++) {
+      builder.input(pastKeyName(layer), DataType.FLOAT, kvShape(past));
+      builder.input(pastValueName(layer), DataType.FLOAT, kvShape(past));
+    }
+  }
+
+  const embeddingTable = builder.floatInitializer('model.embed_tokens.weight', [config.vocabSize, config.hiddenSize], requireTensor(context, 'model.embed_tokens.weight'));
+  let hidden = builder.node('Gather', [embeddingTable, onnxInputNames.inputIds], { scope: '/model/embed_tokens', attributes: { axis: 0 }, output: hiddenStatesName(0) });
+  const rotary = rotaryInputNodes(context);
+  const attentionBias = attentionBiasNodes(context);
+  for (let layer = 0; layer < config.numLayers; layer++) {
+    hidden = decoderLayerNodes(context, layer, { hidden, rotary, attentionBias, withPast: options.withPast, output: hiddenStatesName(layer + 1) });
+  }
+
+  if (heads.length > 0) {
+    const normed = rmsNormNodes(context, hidden, 'model.norm.weight', '/model/norm');
+    const outputNames = headOutputNames(heads);
+    for (const head of heads) {
+      const output = headNodes(context, head, normed, embeddingTable, outputNames.get(head.name)!);
+      const width = head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels;
+      builder.output(output, DataType.FLOAT, [batch, sequence, width]);
+    }
+  }
+  if (options.hiddenStates) {
+    for (let layer = 0; layer <= config.numLayers; layer++) builder.output(hiddenStatesName(layer), DataType.FLOAT, [batch, sequence, config.hiddenSize]);
+  }
+  if (options.withPast) {
+    for (let layer = 0; layer < config.numLayers; layer++) {
+      builder.output(presentKeyName(layer), DataType.FLOAT, kvShape(total));
+      builder.output(presentValueName(layer), DataType.FLOAT, kvShape(total));
+    }
+  }
+
+  return {
+    irVersion: ONNX_IR_VERSION,
+    opsetImport: [{ domain: '', version: ONNX_OPSET }],
+    producerName: 'reward-lens',
+    producerVersion: '0.1.0',
+    docString: `${config.architecture} decoder exported by @reward-lens/onnx-export`,
+    graph: builder.graph(`${config.architecture}_decoder`),
+    metadataProps: [
+      { key: 'reward_lens.architecture', value: config.architecture },
+      { key: 'reward_lens.heads', value: JSON.stringify(heads) },
+      { key: 'reward_lens.config', value: JSON.stringify({ ...config, heads }) },
+    ],
+  };
+}
+
+/**
+ * Serializes a decoder as an ONNX model (IR 8, opset 17, weights as initializers) in the input
+ * and output layout of Hugging Face Optimum's decoder exports (see `onnx-names.ts`). Standard
+ * operators only, so onnxruntime-node and onnxruntime-web both run it. Protobuf caps one
+ * message at 2 GiB: larger models go through `writeOnnxModelFolder`, which writes external data.
+ *
+ * @example
+ * const bytes = exportDecoderToOnnx(createRandomDecoder({ seed: 1 }), { withPast: true, hiddenStates: true });
+ * const session = await InferenceSession.create(bytes);
+ */
+export function exportDecoderToOnnx(model: DecoderModel, options: OnnxExportOptions): Uint8Array {
+  const proto = buildDecoderModelProto(model, options);
+  assertFitsOneMessage(proto);
+  return encodeModelProto(proto);
+}
+
+/** Protobuf cannot hold one message over 2 GiB: such weights must go to external data. */
+export function assertFitsOneMessage(proto: OnnxTypes.IModelProto): void {
+  const bytes = initializerByteLength(proto);
+  if (bytes >= 2 ** 31 - 64 * 1024 * 1024) {
+    throw new InvalidInputError(
+      `the weights take ${(bytes / 2 ** 30).toFixed(2)} GiB, more than one protobuf message holds (2 GiB); write the model with writeOnnxModelFolder, which puts the weights in model.onnx_data`,
+    );
+  }
+}
+
+function selectHeads(heads: readonly HeadSpec[], names: readonly string[] | undefined): HeadSpec[] {
+  if (names === undefined) return [...heads];
+  return names.map((name) => {
+    const head = heads.find((candidate) => candidate.name === name);
+    if (!head) throw new InvalidInputError(`no head named "${name}" (heads: ${heads.map((candidate) => candidate.name).join(', ') || 'none'})`);
+    return head;
+  });
+}

@@ -1,0 +1,49 @@
+import { copyFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HeadSpec } from '@reward-lens/core';
+import { loadDecoderFolder } from '@reward-lens/core/node';
+import { writeOnnxModelFolder, type OnnxModelFolderResult } from './write-onnx-model-folder.js';
+
+export interface ExportModelFolderOptions {
+  /** The heads to load and export (config.json does not name them). */
+  heads: HeadSpec[];
+  /** Default true: `past_key_values.*` inputs and `present.*` outputs. */
+  withPast?: boolean;
+  /** Default false: `hidden_states.{k}` outputs for every layer. */
+  hiddenStates?: boolean;
+  /** See `writeOnnxModelFolder`. */
+  externalDataThresholdBytes?: number;
+}
+
+export interface ExportModelFolderResult extends OnnxModelFolderResult {
+  /** The loader's notes (a sliding window it ignores, tensors it skipped). */
+  notes: string[];
+}
+
+/** Tokenizer files copied byte for byte, when the source folder has them. */
+const tokenizerFiles = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', 'vocab.json', 'merges.txt', 'tokenizer.model'];
+
+/**
+ * Exports a Hugging Face decoder folder (config.json, safetensors, tokenizer) as an ONNX folder:
+ * `model.onnx` (+ `model.onnx_data`), `config.json`, and the tokenizer files copied beside it.
+ * What `reward-lens export onnx <model-folder> <out-folder>` runs.
+ *
+ * @example
+ * await exportModelFolder('models/prm', 'models/prm-onnx', { heads: [{ name: 'lm', kind: 'lm' }] });
+ */
+export async function exportModelFolder(inFolder: string, outFolder: string, options: ExportModelFolderOptions): Promise<ExportModelFolderResult> {
+  const { model, notes } = await loadDecoderFolder(inFolder, { heads: options.heads });
+  const result = await writeOnnxModelFolder(outFolder, {
+    model,
+    onnx: { withPast: options.withPast ?? true, hiddenStates: options.hiddenStates ?? false },
+    ...(options.externalDataThresholdBytes !== undefined ? { externalDataThresholdBytes: options.externalDataThresholdBytes } : {}),
+  });
+  const present = new Set(await readdir(inFolder));
+  const files = [...result.files];
+  for (const name of tokenizerFiles) {
+    if (!present.has(name)) continue;
+    await copyFile(join(inFolder, name), join(outFolder, name));
+    files.push(name);
+  }
+  return { ...result, files, notes };
+}

@@ -1,0 +1,84 @@
+import { createTinyBackend } from '@reward-lens/backend-tiny';
+import { createRandomDecoder, headWidth, type DecoderModel } from '@reward-lens/core/internal';
+import { expectClose } from '@reward-lens/core/testing';
+import { InferenceSession } from 'onnxruntime-node';
+import { describe, it } from 'vitest';
+import { headOutputNames } from './onnx-names.js';
+import { exportDecoderToOnnx } from './index.js';
+import { runGraph, testSessionOptions } from './test-support/run-graph.js';
+import { exportTestConfigs } from './test-support/test-configs.js';
+
+const TOLERANCE = 1e-4;
+
+/** backend-tiny's values for every head and hidden layer at every position of one unpadded row. */
+async function tinyReads(model: DecoderModel, ids: number[]) {
+  const backend = createTinyBackend(model);
+  const positions = [Array.from(ids, (_, index) => index)];
+  const { config } = model;
+  const { reads } = await backend.doForward({
+    batchSize: 1,
+    sequenceLength: ids.length,
+    inputIds: Int32Array.from(ids),
+    attentionMask: new Uint8Array(ids.length).fill(1),
+    reads: [
+      ...config.heads.map((head) => ({ kind: 'head' as const, head: head.name, positions })),
+      ...Array.from({ length: config.numLayers + 1 }, (_, layer) => ({ kind: 'hidden' as const, layer, positions })),
+    ],
+  });
+  return { heads: reads.slice(0, config.heads.length).map((read) => read.values[0]!), hidden: reads.slice(config.heads.length).map((read) => read.values[0]!) };
+}
+
+function idsOf(length: number, vocabSize: number, seed: number): number[] {
+  return Array.from({ length }, (_, index) => (index * 37 + seed * 11 + 1) % vocabSize);
+}
+
+describe('exported graphs match backend-tiny', () => {
+  for (const { label, config } of exportTestConfigs) {
+    it(label, async () => {
+      const model = createRandomDecoder({ seed: 42, config });
+      const session = await InferenceSession.create(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true }), testSessionOptions);
+      try {
+        const long = idsOf(13, config.vocabSize, 1);
+        const short = idsOf(6, config.vocabSize, 2);
+        const expectedLong = await tinyReads(model, long);
+        const expectedShort = await tinyReads(model, short);
+        // A padded batch: the short row right-padded, then left-padded, beside the long row.
+        const { outputs, cell } = await runGraph(session, config, [{ ids: long }, { ids: short }, { ids: short, leftPadding: 7 }]);
+        const outputNames = headOutputNames(config.heads);
+        const rowValues = (name: string, width: number, row: number, count: number) =>
+          Float32Array.from({ length: count * width }, (_, index) => (outputs[name]!.data as Float32Array)[cell(row, Math.floor(index / width)) * width + (index % width)]!);
+        config.heads.forEach((head, headIndex) => {
+          const width = headWidth(config, head);
+          const name = outputNames.get(head.name)!;
+          expectClose(rowValues(name, width, 0, long.length), expectedLong.heads[headIndex]!, TOLERANCE, `${name}, long row`);
+          expectClose(rowValues(name, width, 1, short.length), expectedShort.heads[headIndex]!, TOLERANCE, `${name}, right-padded row`);
+          expectClose(rowValues(name, width, 2, short.length), expectedShort.heads[headIndex]!, TOLERANCE, `${name}, left-padded row`);
+        });
+        for (let layer = 0; layer <= config.numLayers; layer++) {
+          expectClose(rowValues(`hidden_states.${layer}`, config.hiddenSize, 0, long.length), expectedLong.hidden[layer]!, TOLERANCE, `hidden_states.${layer}`);
+        }
+      } finally {
+        await session.release();
+      }
+    });
+  }
+
+  it('continues from present.* fed back as past_key_values.*', async () => {
+    const { config } = exportTestConfigs[0]!;
+    const model = createRandomDecoder({ seed: 5, config });
+    const session = await InferenceSession.create(exportDecoderToOnnx(model, { withPast: true }), testSessionOptions);
+    try {
+      const full = idsOf(12, config.vocabSize, 3);
+      const expected = (await tinyReads(model, full)).heads[0]!;
+      const prefix = await runGraph(session, config, [{ ids: full.slice(0, 8) }]);
+      const tensors: Record<string, Float32Array> = {};
+      for (let layer = 0; layer < config.numLayers; layer++) {
+        for (const part of ['key', 'value']) tensors[`past_key_values.${layer}.${part}`] = prefix.outputs[`present.${layer}.${part}`]!.data as Float32Array;
+      }
+      const rest = await runGraph(session, config, [{ ids: full.slice(8) }], { length: 8, tensors });
+      expectClose((rest.outputs['scores.value']!.data as Float32Array).slice(0, 4), expected.subarray(8), TOLERANCE, 'continuation after a past of 8');
+    } finally {
+      await session.release();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { defineDecoderConfig, tinyDecoderConfig, type DecoderConfig } from '@reward-lens/core/internal';
+
+/** Architectures the exporter must get right: grouped-query and multi-head, QKV bias, tied and untied, every head kind. */
+export const exportTestConfigs: { label: string; config: DecoderConfig }[] = [
+  { label: 'llama, grouped-query 4/2, tied LM head, value + classifier + lm', config: tinyDecoderConfig },
+  {
+    label: 'qwen2, multi-head 3/3, QKV bias, untied LM head, biased classifier',
+    config: defineDecoderConfig({
+      architecture: 'qwen2',
+      hiddenSize: 48,
+      numLayers: 3,
+      numHeads: 3,
+      numKvHeads: 3,
+      intermediateSize: 80,
+      vocabSize: 300,
+      maxPositions: 256,
+      ropeTheta: 1_000_000,
+      rmsNormEps: 1e-6,
+      tieWordEmbeddings: false,
+      attentionBias: true,
+      heads: [
+        { name: 'value', kind: 'value', weight: 'v_head.weight' },
+        { name: 'classifier', kind: 'token-classification', numLabels: 3, weight: 'score.weight', bias: 'score.bias' },
+        { name: 'lm', kind: 'lm' },
+      ],
+    }),
+  },
+  {
+    label: 'mistral, grouped-query 8/2, head size 16 with hidden 32, value head only',
+    config: defineDecoderConfig({
+      architecture: 'mistral',
+      hiddenSize: 32,
+      numLayers: 2,
+      numHeads: 8,
+      numKvHeads: 2,
+      headDim: 16,
+      intermediateSize: 64,
+      vocabSize: 200,
+      maxPositions: 128,
+      ropeTheta: 10000,
+      rmsNormEps: 1e-5,
+      tieWordEmbeddings: false,
+      attentionBias: false,
+      heads: [{ name: 'reward', kind: 'value', weight: 'reward_head.weight', bias: 'reward_head.bias' }],
+    }),
+  },
+];
