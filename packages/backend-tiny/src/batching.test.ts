@@ -1,6 +1,7 @@
 import type { ReadRequestV1 } from '@reward-lens/core/internal';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
+import type { KernelChoice } from './kernels/kernel-choice.js';
 import { batchRequest, range } from './test-support/requests.js';
 import { testModel, tokenIds } from './test-support/test-models.js';
 
@@ -18,20 +19,20 @@ function everyRead(numLayers: number) {
   };
 }
 
-describe('batching', () => {
+describe.each<KernelChoice>(['wasm-simd', 'scalar'])('batching on %s kernels', (kernels) => {
   const model = testModel(11, { numKvHeads: 2 });
   const { vocabSize, numLayers } = model.config;
   const rows = [tokenIds(9, vocabSize, 1), tokenIds(4, vocabSize, 2), tokenIds(1, vocabSize, 3), tokenIds(7, vocabSize, 4)];
   const reads = everyRead(numLayers);
 
   async function alone(row: readonly number[]) {
-    const backend = createTinyBackend(model);
+    const backend = createTinyBackend(model, { kernels });
     const result = await backend.doForward(batchRequest([row], (positionsOf) => reads(positionsOf, [row.length])));
     return result.reads.map((read) => read.values[0]!);
   }
 
   it.each(['left', 'right'] as const)('a %s-padded batch gives each row bit-identical results to running it alone', async (padding) => {
-    const backend = createTinyBackend(model);
+    const backend = createTinyBackend(model, { kernels });
     const lengths = rows.map((row) => row.length);
     // Extra padding columns on every row: no row fills the batch.
     const request = batchRequest(rows, (positionsOf) => reads(positionsOf, lengths), { padding, sequenceLength: 12 });
@@ -43,7 +44,7 @@ describe('batching', () => {
   });
 
   it('padding token ids are ignored', async () => {
-    const backend = createTinyBackend(model);
+    const backend = createTinyBackend(model, { kernels });
     const lengths = rows.map((row) => row.length);
     const request = batchRequest(rows, (positionsOf) => reads(positionsOf, lengths), { padding: 'left' });
     const first = await backend.doForward(request);
@@ -55,7 +56,7 @@ describe('batching', () => {
   });
 
   it('a row may have no real tokens when nothing is read from it', async () => {
-    const backend = createTinyBackend(model);
+    const backend = createTinyBackend(model, { kernels });
     const request = batchRequest([rows[0]!, []], (positionsOf) => [{ kind: 'head', head: 'value', positions: [positionsOf(0, [0, 8]), []] }]);
     const { reads } = await backend.doForward(request);
     expect(reads[0]!.values[1]).toEqual(new Float32Array(0));

@@ -8,7 +8,8 @@ import {
   type ReadRequestV1,
 } from '@reward-lens/core/internal';
 import { describe, expect, it } from 'vitest';
-import { createTinyBackend } from './create-tiny-backend.js';
+import { createTinyBackend, type TinyBackendOptions } from './create-tiny-backend.js';
+import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
 import { batchRequest, range } from './test-support/requests.js';
 import { testModel, tokenIds } from './test-support/test-models.js';
 
@@ -24,7 +25,7 @@ describe('createTinyBackend', () => {
     expect(backend.supportsCache).toBe(true);
     expect(formatCapabilities(backend.capabilities)).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES');
     expect(backend.info).toEqual({
-      description: 'llama hidden=64 layers=2 heads=4/2',
+      description: 'llama hidden=64 layers=2 heads=4/2 kernels=wasm-simd',
       vocabSize: 512,
       hiddenSize: 64,
       numLayers: 2,
@@ -35,6 +36,28 @@ describe('createTinyBackend', () => {
         { name: 'lm', kind: 'lm', width: 512 },
       ],
     });
+  });
+
+  it('runs on the kernels asked for, WebAssembly SIMD by default, and says which', async () => {
+    const model = createRandomDecoder({ seed: 1 });
+    const descriptionOf = (options?: TinyBackendOptions) => createTinyBackend(model, options).info.description;
+    expect(descriptionOf()).toMatch(/ kernels=wasm-simd$/);
+    expect(descriptionOf({ kernels: 'auto' })).toMatch(/ kernels=wasm-simd$/);
+    expect(descriptionOf({ kernels: 'scalar' })).toMatch(/ kernels=scalar$/);
+
+    let products = 0;
+    const counting: KernelSet = {
+      name: 'counting',
+      matmulTransposed(...args) {
+        products++;
+        scalarKernels.matmulTransposed(...args);
+      },
+    };
+    const backend = createTinyBackend(model, { kernels: counting });
+    expect(backend.info.description).toMatch(/ kernels=counting$/);
+    const scalar = await createTinyBackend(model, { kernels: 'scalar' }).doForward(valueRead);
+    expect(await backend.doForward(valueRead)).toEqual(scalar);
+    expect(products).toBeGreaterThan(0);
   });
 
   it('is deterministic in the seed: same seed, identical outputs; another seed, different ones', async () => {

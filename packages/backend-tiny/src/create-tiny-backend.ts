@@ -12,16 +12,22 @@ import {
   type ModelInfoV1,
 } from '@reward-lens/core/internal';
 import { cacheHandles, planRowCaches } from './cache-plan.js';
-import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
-import { gatherDecoderWeights } from './model/decoder-weights.js';
+import { createKernels, type KernelChoice } from './kernels/kernel-choice.js';
+import type { KernelSet } from './kernels/kernel-set.js';
+import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
 import { runForward, type TinyModel } from './model/forward.js';
 import { createRotaryTables } from './model/rotary-embedding.js';
 
 export interface TinyBackendOptions {
   /** Check every tensor's presence and size first (default true). */
   validate?: boolean;
-  /** The dense kernels to run on (default: the scalar TypeScript kernels). */
-  kernels?: KernelSet;
+  /**
+   * The dense kernels to run on: `'auto'` (default) takes WebAssembly SIMD where the platform
+   * has it and the scalar TypeScript kernels otherwise; `'wasm-simd'` or `'scalar'` insist
+   * (an unavailable choice throws `BackendResolutionError`); or pass a `KernelSet` of your own.
+   * `info.description` says which kernels run (`kernels=wasm-simd`).
+   */
+  kernels?: KernelChoice | KernelSet;
 }
 
 /** The capabilities of the tiny backend: everything but gradients. */
@@ -36,11 +42,11 @@ class TinyBackend implements BackendV1 {
   readonly info: ModelInfoV1;
   #model: TinyModel | null;
 
-  constructor(model: TinyModel) {
+  constructor(model: TinyModel, kernelDescription: string) {
     this.#model = model;
     const { config } = model.weights;
     this.info = {
-      description: `${config.architecture} hidden=${config.hiddenSize} layers=${config.numLayers} heads=${config.numHeads}/${config.numKvHeads}`,
+      description: `${config.architecture} hidden=${config.hiddenSize} layers=${config.numLayers} heads=${config.numHeads}/${config.numKvHeads} kernels=${kernelDescription}`,
       vocabSize: config.vocabSize,
       hiddenSize: config.hiddenSize,
       numLayers: config.numLayers,
@@ -66,8 +72,9 @@ class TinyBackend implements BackendV1 {
 }
 
 /**
- * A backend that runs a Llama / Mistral / Qwen2 decoder in plain TypeScript, in float32
- * storage with float64 accumulation. Bit-exact across batch compositions and padding sides.
+ * A backend that runs a Llama / Mistral / Qwen2 decoder in TypeScript, its matrix products on
+ * WebAssembly SIMD (float32 accumulation) where available, else in plain TypeScript (float64
+ * accumulation); float32 storage. Bit-exact across batch compositions and padding sides.
  *
  * @example
  * const backend = createTinyBackend(createRandomDecoder({ seed: 1 }));
@@ -80,5 +87,18 @@ export function createTinyBackend(model: DecoderModel, options: TinyBackendOptio
   const weights = gatherDecoderWeights(model);
   const { config } = weights;
   const rotary = createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta);
-  return new TinyBackend({ weights, rotary, kernels: options.kernels ?? scalarKernels });
+  const { kernels, description } = createKernels(options.kernels ?? 'auto', productWeights(weights));
+  return new TinyBackend({ weights, rotary, kernels }, description);
+}
+
+/** Every matrix and bias the products use, for the kernels to prepare (upload) once. */
+function productWeights(weights: DecoderWeights): Float32Array[] {
+  const tensors = [
+    ...weights.layers.flatMap((layer) => [
+      layer.queryWeight, layer.keyWeight, layer.valueWeight, layer.queryBias, layer.keyBias, layer.valueBias,
+      layer.outputWeight, layer.gateWeight, layer.upWeight, layer.downWeight,
+    ]),
+    ...[...weights.heads.values()].flatMap((head) => [head.weight, head.bias]),
+  ];
+  return tensors.filter((tensor) => tensor !== undefined);
 }

@@ -4,4 +4,5 @@ export { tinyBackendRegistration } from './tiny-backend-registration.js';
 export { nextTokenLogits } from './next-token-logits.js';
 export type { NextTokenStep } from './next-token-logits.js';
 export { scalarKernels } from './kernels/kernel-set.js';
-export type { KernelSet } from './kernels/kernel-set.js';
+export type { AttentionShape, KernelSet } from './kernels/kernel-set.js';
+export type { KernelChoice } from './kernels/kernel-choice.js';

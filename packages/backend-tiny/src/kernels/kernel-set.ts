@@ -1,5 +1,12 @@
 import { matmulTransposed } from './matmul.js';
 
+/** The head layout attention needs. */
+export interface AttentionShape {
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+}
+
 /**
  * The dense kernels the forward pass runs on, behind one seam so that a WebAssembly SIMD
  * implementation can replace the scalar one where the platform has it.
@@ -10,6 +17,13 @@ import { matmulTransposed } from './matmul.js';
  */
 export interface KernelSet {
   readonly name: string;
+  /**
+   * Announces a weight matrix or bias that later products will use many times, so that a set
+   * can keep its own copy where its kernels read fastest (the WebAssembly set uploads it into
+   * its linear memory once). Optional; the backend calls it for every weight when it is created.
+   * The array must not change afterwards: a set may keep using its copy.
+   */
+  prepareWeights?(weights: Float32Array): void;
   /**
    * `out[rows, outDim] = x[rows, inDim] · w[outDim, inDim]ᵀ (+ bias[outDim])`, all row-major.
    * `w` is stored `[out, in]` as PyTorch's `nn.Linear` stores it.
@@ -22,6 +36,27 @@ export interface KernelSet {
     inDim: number,
     outDim: number,
     bias?: Float32Array,
+  ): void;
+  /**
+   * Optional: `gate[i] = silu(gate[i]) · up[i]` for `i < count` (Llama's gated MLP activation).
+   * Without it the model runs its own loop.
+   */
+  gatedSilu?(gate: Float32Array, up: Float32Array, count: number): void;
+  /**
+   * Optional: the whole causal attention of one row's new tokens, with the arguments and the
+   * meaning of the model's `attendRow` (`model/attention.ts`), which runs without it on
+   * `matmulTransposed`. Each new token's output must depend only on its query and the keys and
+   * values it sees.
+   */
+  attendRow?(
+    shape: AttentionShape,
+    queries: Float32Array,
+    output: Float32Array,
+    queryStart: number,
+    tokenCount: number,
+    pastLength: number,
+    keys: Float32Array,
+    values: Float32Array,
   ): void;
 }
 

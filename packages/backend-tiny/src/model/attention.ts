@@ -1,16 +1,12 @@
-import type { KernelSet } from '../kernels/kernel-set.js';
+import type { AttentionShape, KernelSet } from '../kernels/kernel-set.js';
+
+export type { AttentionShape };
 
 /**
  * Queries per block. A block's scores `[block, keys]` are the only buffer that grows with the
  * sequence, so memory stays linear in its length.
  */
 const QUERY_BLOCK = 32;
-
-export interface AttentionShape {
-  numHeads: number;
-  numKvHeads: number;
-  headDim: number;
-}
 
 /** Per-forward scratch, sized once for the longest row (past plus new tokens). */
 export interface AttentionScratch {
@@ -52,6 +48,8 @@ export function createAttentionScratch(maxKeys: number, headDim: number): Attent
  * `V` transposed. Masked probabilities are exact zeros, so a query's output is the same
  * whichever block it falls in. The softmax subtracts the maximum and normalises after `P·V`
  * by a float64 total of the same float32 probabilities the product used.
+ *
+ * A kernel set with its own `attendRow` (the WebAssembly one) runs the whole of it instead.
  */
 export function attendRow(
   kernels: KernelSet,
@@ -65,6 +63,10 @@ export function attendRow(
   values: Float32Array,
   scratch: AttentionScratch,
 ): void {
+  if (kernels.attendRow) {
+    kernels.attendRow(shape, queries, output, queryStart, tokenCount, pastLength, keys, values);
+    return;
+  }
   const { numHeads, numKvHeads, headDim } = shape;
   const queryWidth = numHeads * headDim;
   const keyWidth = numKvHeads * headDim;

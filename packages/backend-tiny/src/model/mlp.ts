@@ -38,9 +38,12 @@ export function runMlp(
     kernels.matmulTransposed(gate, input, weights.gateWeight, rows, hiddenSize, intermediateSize);
     kernels.matmulTransposed(up, input, weights.upWeight, rows, hiddenSize, intermediateSize);
     const activations = rows * intermediateSize;
-    for (let index = 0; index < activations; index++) {
-      const value = gate[index]!;
-      gate[index] = (value / (1 + Math.exp(-value))) * up[index]!;
+    if (kernels.gatedSilu) kernels.gatedSilu(gate, up, activations);
+    else {
+      for (let index = 0; index < activations; index++) {
+        const value = gate[index]!;
+        gate[index] = (value / (1 + Math.exp(-value))) * up[index]!;
+      }
     }
     const target = out.subarray(start * hiddenSize, (start + rows) * hiddenSize);
     kernels.matmulTransposed(target, gate, weights.downWeight, rows, intermediateSize, hiddenSize);

@@ -1,0 +1,46 @@
+import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
+import { addAttendValues } from './attention-values-simd.js';
+import { addMatmul } from './matmul-simd.js';
+import { WasmModuleBuilder } from './wasm-module-builder.js';
+
+/** The kernel module's functions: byte addresses into the imported `env.memory`. */
+export interface KernelModuleExports {
+  matmul(out: number, x: number, w: number, bias: number, rows: number, inDim: number, outDim: number, outStride: number, xStride: number, wStride: number, rowBlock: number): void;
+  softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
+  attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
+  gatedSilu(gate: number, up: number, count: number): void;
+}
+
+/** The binary of the kernel module (a few kilobytes), emitted from the functions' builders. */
+export function buildKernelModule(): Uint8Array<ArrayBuffer> {
+  const builder = new WasmModuleBuilder().importMemory('env', 'memory', 1);
+  addMatmul(builder);
+  addSoftmaxRows(builder);
+  addAttendValues(builder);
+  addGatedSilu(builder);
+  return builder.toBytes();
+}
+
+let compiled: { module: WebAssembly.Module } | { unavailable: string } | undefined;
+
+/**
+ * The compiled kernel module, or why this platform cannot run it (no WebAssembly, no
+ * fixed-width SIMD, or synchronous compilation refused, as on a browser's main thread).
+ * Validating the very module that will run, rather than a probe, means "available" cannot
+ * disagree with "compiles". Emitted, validated and compiled once a process.
+ */
+export function compiledKernelModule(): { module: WebAssembly.Module } | { unavailable: string } {
+  compiled ??= compile();
+  return compiled;
+}
+
+function compile(): { module: WebAssembly.Module } | { unavailable: string } {
+  if (typeof WebAssembly !== 'object') return { unavailable: 'no WebAssembly on this platform' };
+  const bytes = buildKernelModule();
+  if (!WebAssembly.validate(bytes)) return { unavailable: 'no WebAssembly SIMD on this platform' };
+  try {
+    return { module: new WebAssembly.Module(bytes) };
+  } catch (error) {
+    return { unavailable: `the kernel module did not compile: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

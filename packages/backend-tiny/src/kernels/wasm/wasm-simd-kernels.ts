@@ -1,0 +1,105 @@
+import type { AttentionShape, KernelSet } from '../kernel-set.js';
+import { compiledKernelModule, type KernelModuleExports } from './kernel-module.js';
+import { matmulRowBlock } from './matmul-simd.js';
+import { attendRowInWasm } from './wasm-attention.js';
+import { WasmHeap } from './wasm-heap.js';
+
+/** Why the WebAssembly SIMD kernels cannot run here, or null when they can. */
+export function wasmSimdUnavailableReason(): string | null {
+  const compiled = compiledKernelModule();
+  return 'unavailable' in compiled ? compiled.unavailable : null;
+}
+
+/**
+ * Kernels on a WebAssembly SIMD (f32x4) module emitted at run time (see `kernel-module.ts`).
+ * One set owns one memory: weights announced through `prepareWeights` are uploaded once and
+ * stay as long as the set (its backend) lives; each call copies its activations in above them
+ * and its result out.
+ *
+ * Arithmetic is float32 throughout, where the scalar set accumulates in float64: against a
+ * float64 reference, a product's relative error grows like `sqrt(inDim) · 2^-24` (about 1e-6 at
+ * `inDim = 4096`), and `exp` (softmax, SiLU) is a polynomial within 2e-7. Each output has one
+ * fixed order of operations, so a row's results depend on that row alone, bit for bit.
+ */
+class WasmSimdKernels implements KernelSet {
+  readonly name = 'wasm-simd';
+  readonly #heap: WasmHeap;
+  readonly #kernels: KernelModuleExports;
+
+  constructor(module: WebAssembly.Module, maximumBytes: number | undefined) {
+    this.#heap = new WasmHeap(maximumBytes);
+    const instance = new WebAssembly.Instance(module, { env: { memory: this.#heap.memory } });
+    this.#kernels = instance.exports as unknown as KernelModuleExports;
+  }
+
+  prepareWeights(weights: Float32Array): void {
+    this.#heap.upload(weights);
+  }
+
+  matmulTransposed(
+    out: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    rows: number,
+    inDim: number,
+    outDim: number,
+    bias?: Float32Array,
+  ): void {
+    if (rows === 0 || outDim === 0) return;
+    const heap = this.#heap;
+    const scratch = heap.scratch();
+    // Resident weights are read where they are; anything else is copied into scratch.
+    const copies: [address: number, array: Float32Array, length: number][] = [];
+    const locate = (array: Float32Array, length: number) => {
+      const resident = heap.residentAddress(array);
+      if (resident !== undefined) return resident;
+      const address = scratch.place(length);
+      copies.push([address, array, length]);
+      return address;
+    };
+    const xAddress = locate(x, rows * inDim);
+    const wAddress = locate(w, outDim * inDim);
+    const biasAddress = bias === undefined ? 0 : locate(bias, outDim);
+    const outAddress = scratch.place(rows * outDim);
+    scratch.done();
+    for (const [address, array, length] of copies) heap.write(address, array, length);
+    this.#kernels.matmul(outAddress, xAddress, wAddress, biasAddress, rows, inDim, outDim, outDim * 4, inDim * 4, inDim * 4, matmulRowBlock(inDim));
+    heap.read(outAddress, rows * outDim, out);
+  }
+
+  gatedSilu(gate: Float32Array, up: Float32Array, count: number): void {
+    const heap = this.#heap;
+    const scratch = heap.scratch();
+    const gateAddress = scratch.place(count);
+    const upAddress = scratch.place(count);
+    scratch.done();
+    heap.write(gateAddress, gate, count);
+    heap.write(upAddress, up, count);
+    this.#kernels.gatedSilu(gateAddress, upAddress, count);
+    heap.read(gateAddress, count, gate);
+  }
+
+  attendRow(
+    shape: AttentionShape,
+    queries: Float32Array,
+    output: Float32Array,
+    queryStart: number,
+    tokenCount: number,
+    pastLength: number,
+    keys: Float32Array,
+    values: Float32Array,
+  ): void {
+    attendRowInWasm(this.#heap, this.#kernels, shape, queries, output, queryStart, tokenCount, pastLength, keys, values);
+  }
+}
+
+/**
+ * A new WebAssembly SIMD kernel set with its own memory (one per backend, so that a backend's
+ * uploaded weights are freed with it), capped at `maximumBytes` when given; growing past the
+ * cap throws `WasmMemoryLimitError`. Throws where `wasmSimdUnavailableReason()` gives a reason.
+ */
+export function createWasmSimdKernels(options: { maximumBytes?: number | undefined } = {}): KernelSet {
+  const compiled = compiledKernelModule();
+  if ('unavailable' in compiled) throw new Error(`WebAssembly SIMD kernels unavailable: ${compiled.unavailable}`);
+  return new WasmSimdKernels(compiled.module, options.maximumBytes);
+}
