@@ -14,7 +14,7 @@ import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
 import { ScoredPrefix } from './scored-prefix.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
-import { tokenizePair, type TokenizedPair } from './tokenize-pair.js';
+import { tokenizePair, type TokenizedPair, type TokenizeOptions } from './tokenize-pair.js';
 
 export interface ProcessRMOptions {
   /** How the model is read; defaults to a raw value head at each step's last token. */
@@ -136,12 +136,7 @@ export class ProcessRM {
 
   /** One pair laid out and mapped to tokens: ids, step spans, read positions, meta. */
   tokenize(input: ScoringInput): TokenizedPair {
-    return tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, 'input'), {
-      delimiter: this.options.delimiter,
-      ...(this.options.detector ? { detector: this.options.detector } : {}),
-      maxPositions: this.backend.info.maxPositions,
-      truncation: this.options.truncation,
-    });
+    return tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, 'input'), this.tokenizeOptions());
   }
 
   /** One outcome scalar per pair (the reward at the last step's read position). */
@@ -240,13 +235,17 @@ export class ProcessRM {
       throw new InvalidInputError('expected a list of pairs; wrap a single [problem, solution] pair in a list: [[problem, solution]]');
     }
     return inputs.map((input, index) =>
-      tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, `pair ${index}`), {
-        delimiter: this.options.delimiter,
-        ...(this.options.detector ? { detector: this.options.detector } : {}),
-        maxPositions: this.backend.info.maxPositions,
-        truncation: this.options.truncation,
-      }),
+      tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, `pair ${index}`), this.tokenizeOptions()),
     );
+  }
+
+  private tokenizeOptions(): TokenizeOptions {
+    return {
+      delimiter: this.options.delimiter,
+      ...(this.options.detector ? { detector: this.options.detector } : {}),
+      maxPositions: this.backend.info.maxPositions,
+      truncation: this.options.truncation,
+    };
   }
 
   private batchOptions() {
