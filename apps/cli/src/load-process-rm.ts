@@ -1,6 +1,4 @@
-// The CLI registers the tiny backend itself rather than leaning on core's lazy import of it:
-// the bundled CLI then always finds it, and the dependency is visible here.
-import '@reward-lens/backend-tiny/register';
+import './register-backends.js';
 import { ModelLoadError, ProcessRM, recipePresets, resolveRecipe, type StepDelimiter } from '@reward-lens/core';
 
 export interface ModelSettings {

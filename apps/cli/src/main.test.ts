@@ -8,7 +8,7 @@ describe('main', () => {
     expect(exitCode).toBe(0);
     expect(stdout).toContain('Usage:');
     expect(stdout).toMatch(/^ {2}score {2}/m);
-    for (const name of ['caps', 'recipes', 'generate', 'convert']) expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
+    for (const name of ['caps', 'recipes', 'generate', 'convert', 'export']) expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
     expect(stderr).toBe('');
   });
 
@@ -34,6 +34,7 @@ describe('main', () => {
   it.each([
     ['recipes', '--json'],
     ['convert', '--force'],
+    ['export', '--no-past'],
   ])('%s --help prints its usage', async (command, option) => {
     for (const argv of [[command, '--help'], [command, '-h'], ['help', command]]) {
       const { exitCode, stdout } = await runMain(argv);

@@ -10,12 +10,17 @@ export const modelOptions = {
   seed: { type: 'string' },
 } as const;
 
+/** `--backend` in every help that has it. */
+export const backendOptionHelp = `  --backend <name>          tiny, onnx-node or auto (the highest-priority backend that can run
+                            the model); other backends by name once registered (default: auto
+                            with --model, else tiny)`;
+
 /** The same flags in every command's help. */
-export const modelOptionsHelp = `  --model <folder>          a Hugging Face-style model folder (config.json, model.safetensors,
-                            tokenizer.json); default: the seeded tiny model
+export const modelOptionsHelp = `  --model <folder>          a Hugging Face-style model folder (config.json, model.safetensors
+                            or model.onnx, tokenizer.json); default: the seeded tiny model
   --recipe <name>           how the model is read (reward-lens recipes lists them); default:
                             inferred from config.json's architecture
-  --backend <name>          backend that runs the model (default: auto with --model, else tiny)
+${backendOptionHelp}
   --seed <n>                seed of the tiny model's random weights (default: 0; not with
                             --model)`;
 

@@ -1,6 +1,6 @@
-import { copyFile, readdir } from 'node:fs/promises';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HeadSpec } from '@reward-lens/core';
+import type { DecoderConfigToHfOptions, HeadSpec } from '@reward-lens/core';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import { writeOnnxModelFolder, type OnnxModelFolderResult } from './write-onnx-model-folder.js';
 
@@ -24,6 +24,19 @@ export interface ExportModelFolderResult extends OnnxModelFolderResult {
 const tokenizerFiles = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', 'vocab.json', 'merges.txt', 'tokenizer.model'];
 
 /**
+ * What the exported config.json keeps of the source's: its architecture (which says how the model
+ * is read as a PRM) and its BOS/EOS ids. The loader has already checked that config.json parses.
+ */
+async function sourceIdentity(inFolder: string): Promise<DecoderConfigToHfOptions> {
+  const source = JSON.parse(await readFile(join(inFolder, 'config.json'), 'utf8')) as Record<string, unknown>;
+  const identity: DecoderConfigToHfOptions = {};
+  if (Array.isArray(source.architectures) && source.architectures.every((name) => typeof name === 'string')) identity.architectures = source.architectures as string[];
+  if (typeof source.bos_token_id === 'number') identity.bosTokenId = source.bos_token_id;
+  if (typeof source.eos_token_id === 'number') identity.eosTokenId = source.eos_token_id;
+  return identity;
+}
+
+/**
  * Exports a Hugging Face decoder folder (config.json, safetensors, tokenizer) as an ONNX folder:
  * `model.onnx` (+ `model.onnx_data`), `config.json`, and the tokenizer files copied beside it.
  * What `reward-lens export onnx <model-folder> <out-folder>` runs.
@@ -35,6 +48,7 @@ export async function exportModelFolder(inFolder: string, outFolder: string, opt
   const { model, notes } = await loadDecoderFolder(inFolder, { heads: options.heads });
   const result = await writeOnnxModelFolder(outFolder, {
     model,
+    hfConfig: await sourceIdentity(inFolder),
     onnx: { withPast: options.withPast ?? true, hiddenStates: options.hiddenStates ?? false },
     ...(options.externalDataThresholdBytes !== undefined ? { externalDataThresholdBytes: options.externalDataThresholdBytes } : {}),
   });

@@ -12,7 +12,7 @@ describe('caps', () => {
     expect(stdout).toMatch(/^model +llama/m);
     expect(stdout).toMatch(/^heads +value \(value, width 1\)/m);
     expect(stdout).toMatch(/^kv cache +supported$/m);
-    expect(stdout).toMatch(/^registered +tiny \(priority \d+\)/m);
+    expect(stdout).toMatch(/^registered +onnx-node \(priority 20\), tiny \(priority 10\)$/m);
   });
 
   it('--json gives the same facts as one object', async () => {

@@ -1,8 +1,10 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { convertLlama2cToHf, InvalidInputError, ModelLoadError, type Llama2cConversion } from '@reward-lens/core';
+import { convertLlama2cToHf, ModelLoadError, type Llama2cConversion } from '@reward-lens/core';
 import { writeDecoderFolder } from '@reward-lens/core/node';
 import type { Command } from '../command.js';
+import { formatBytes } from '../format-bytes.js';
+import { checkOutputFolder } from '../output-folder.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { exitCodes } from '../report-error.js';
 import { outputWidth, wrap } from '../text-layout.js';
@@ -37,28 +39,6 @@ async function readInput(path: string): Promise<{ bytes: Uint8Array; fileName: s
   } catch (error) {
     throw new ModelLoadError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file: path, cause: error });
   }
-}
-
-/** Converting over a model folder by accident would lose it: a folder with files in it needs --force. */
-async function checkOutputFolder(folder: string, force: boolean): Promise<void> {
-  let entries: string[];
-  try {
-    entries = await readdir(folder);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
-    throw new InvalidInputError(code === 'ENOTDIR' ? 'is a file, not a folder' : `cannot be listed (${code ?? String(error)})`, { location: folder, cause: error });
-  }
-  if (entries.length > 0 && !force) {
-    throw new InvalidInputError(`the folder is not empty (it holds ${entries.sort().join(', ')}); pass --force to write into it`, { location: folder });
-  }
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 async function conversionReport(folder: string, conversion: Llama2cConversion, tokenizerFile: string, width: number): Promise<string> {

@@ -2,6 +2,7 @@ import { generate } from '@reward-lens/core';
 import type { Command } from '../command.js';
 import { loadLanguageModel } from '../load-language-model.js';
 import { defaultBackend } from '../load-process-rm.js';
+import { backendOptionHelp } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
@@ -23,10 +24,11 @@ printed in order with a blank line between them. Sampling is llama2.c's: the sam
 temperature and top-p give the same tokens.
 
 Model:
-  --model <folder>          a Hugging Face-style folder (config.json, model.safetensors,
-                            tokenizer.json), e.g. one written by reward-lens convert llama2c;
-                            default: the seeded tiny model (random weights: the text is noise)
-  --backend <name>          backend that runs it (default: auto with --model, else tiny)
+  --model <folder>          a Hugging Face-style folder (config.json, model.safetensors or
+                            model.onnx, tokenizer.json), e.g. one written by reward-lens convert
+                            llama2c or reward-lens export onnx; default: the seeded tiny model
+                            (random weights: the text is noise)
+${backendOptionHelp}
 
 Generation:
   --prompt <text>           a prompt; repeat for a batch (default: one empty prompt, which

@@ -47,10 +47,10 @@ describe('score --model', () => {
     expect(record.stepScores).toHaveLength(3);
     expect(record.stepScores.every((score) => typeof score === 'number' && Number.isFinite(score))).toBe(true);
     expect(record.outcome).toBe(record.stepScores[2]);
-    expect(record.backend).toBe('tiny');
+    expect(record.backend).toBe('onnx-node');
     expect(record.gauge).toBe('INVARIANT');
     expect(record.notes).toContain('recipe "sequence-classifier" inferred from config.json\'s architecture');
-    expect(record.notes[0]).toBe(`backend "tiny" ran the weights in ${classifier}`);
+    expect(record.notes[0]).toBe(`backend "onnx-node" ran the weights in ${classifier}`);
     expect(record.meta).not.toHaveProperty('notes');
   });
 
@@ -122,7 +122,7 @@ describe('score --model', () => {
     const { exitCode, stdout } = await runMain(['caps', '--model', classifier, '--json']);
     expect(exitCode).toBe(0);
     const [report] = jsonLines(stdout);
-    expect(report).toMatchObject({ backend: 'tiny', recipe: { name: 'sequence-classifier' }, heads: [{ name: 'value', kind: 'value', width: 1 }] });
+    expect(report).toMatchObject({ backend: 'onnx-node', recipe: { name: 'sequence-classifier' }, heads: [{ name: 'value', kind: 'value', width: 1 }] });
     expect(report!.notes).toContain('recipe "sequence-classifier" inferred from config.json\'s architecture');
   });
 });

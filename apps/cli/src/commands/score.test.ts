@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
 
 const naturalSteps = natalia.solution.split('\n');
@@ -121,6 +122,19 @@ describe('score from flags', () => {
     expect(await scoresFor('7')).not.toEqual(seedZero);
   });
 
+  it('--backend auto runs the highest-priority backend that can: onnx-node, with the scores of tiny', async () => {
+    const args = ['score', '--problem', natalia.problem, '--solution', natalia.solution, '--json'];
+    const auto = await runMain([...args, '--backend', 'auto']);
+    expect(auto.exitCode).toBe(0);
+    expect(auto.stderr).toBe('');
+    const onnx = onlyRecord(auto.stdout);
+    const tiny = onlyRecord((await runMain([...args, '--backend', 'tiny'])).stdout);
+    expect(onnx.backend).toBe('onnx-node');
+    expect(onnx.notes[0]).toMatch(/^backend "onnx-node" ran the seeded tiny model \(seed 0, hidden 64, 2 layers; /);
+    expect(tiny.backend).toBe('tiny');
+    expectScoresClose(onnx.stepScores, tiny.stepScores, 1e-4);
+  });
+
   it('scores the bundled example file as a table', async () => {
     const { exitCode, stdout } = await runMain(['score', '--file', packagePath('examples/solution.json')]);
     expect(exitCode).toBe(0);
@@ -165,7 +179,7 @@ describe('score errors', () => {
     const { exitCode, stderr } = await runMain(['score', '--problem', 'p', '--solution', 's', '--backend', 'no-such-backend']);
     expect(exitCode).toBe(1);
     expect(stderr).toMatch(/^reward-lens: BACKEND_RESOLUTION: .*no-such-backend/);
-    expect(stderr).toContain('registered: tiny');
+    expect(stderr).toContain('registered: onnx-node, tiny');
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 

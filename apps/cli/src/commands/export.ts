@@ -1,0 +1,101 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InvalidInputError } from '@reward-lens/core';
+import { exportModelFolder } from '@reward-lens/onnx-export';
+import type { Command } from '../command.js';
+import { exportReport } from '../export/export-report.js';
+import { readExportSource } from '../export/source-folder.js';
+import { recipeNames } from '../load-process-rm.js';
+import { checkOutputFolder } from '../output-folder.js';
+import { parseCommandLine } from '../parse-command-line.js';
+import { exitCodes } from '../report-error.js';
+import { outputWidth } from '../text-layout.js';
+import { UsageError } from '../usage-error.js';
+import { writeText } from '../write-text.js';
+
+const exportUsage = `Usage:
+  reward-lens export onnx <model-folder> <out-folder> [--recipe <name>] [--no-past]
+                          [--hidden-states] [--force]
+
+Exports a Hugging Face decoder folder (config.json, model.safetensors, tokenizer.json) as an
+ONNX model folder: model.onnx (ONNX opset 17, the layout of Hugging Face Optimum's decoder
+exports; weights over 100 MiB go to model.onnx_data), config.json (with the exported heads and
+their outputs under "reward_lens") and the tokenizer files, copied. The output folder is a model
+folder too: reward-lens score --model and generate --model read it, on the onnx-node backend.
+
+Heads: those the reading recipe reads (--recipe); without it, the LM head of a *ForCausalLM
+model. Any other architecture needs --recipe.
+
+Options:
+  --recipe <name>     export the heads this recipe reads (reward-lens recipes lists them)
+  --no-past           no past_key_values inputs and present outputs: a graph without a KV
+                      cache (score reads it; generate needs the cache)
+  --hidden-states     add the hidden_states.{0..layers} outputs (activations, linear readouts)
+  --force             write into <out-folder> even when it already holds files (they are replaced)
+  -h, --help          show this help
+
+Examples:
+  reward-lens convert llama2c stories260K.bin tok512.bin stories260k
+  reward-lens export onnx stories260k stories260k-onnx
+  reward-lens generate --model stories260k-onnx --temperature 0 --max-tokens 200
+  reward-lens export onnx models/orm models/orm-onnx --recipe sequence-classifier
+  reward-lens score --model models/orm-onnx --file records.jsonl
+`;
+
+const exportOptions = {
+  recipe: { type: 'string' },
+  'no-past': { type: 'boolean' },
+  'hidden-states': { type: 'boolean' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parseExportCommandLine(args: readonly string[]) {
+  const { values, positionals } = parseCommandLine(args, exportOptions, exportUsage, true);
+  const [format, inFolder, outFolder, ...extra] = positionals;
+  if (format === undefined) throw new UsageError('give the format to export to: onnx', exportUsage);
+  if (format !== 'onnx') throw new UsageError(`unknown format ${JSON.stringify(format)} (reward-lens exports to onnx)`, exportUsage);
+  if (inFolder === undefined || outFolder === undefined) throw new UsageError('export onnx needs <model-folder> <out-folder>', exportUsage);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, exportUsage);
+  if (inFolder === '' || outFolder === '') throw new UsageError('<model-folder> and <out-folder> must name folders', exportUsage);
+  if (values.recipe !== undefined && !recipeNames().includes(values.recipe)) {
+    throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, exportUsage);
+  }
+  return {
+    inFolder,
+    outFolder,
+    recipe: values.recipe,
+    withPast: values['no-past'] !== true,
+    hiddenStates: values['hidden-states'] === true,
+    force: values.force === true,
+  };
+}
+
+/** Exporting into the model folder itself would replace its config.json with the graph's. */
+async function checkDistinctFolders(inFolder: string, outFolder: string): Promise<void> {
+  const canonical = (folder: string) => realpath(folder).catch(() => resolve(folder));
+  if ((await canonical(inFolder)) === (await canonical(outFolder))) {
+    throw new InvalidInputError('is the model folder itself; export into another folder', { location: outFolder });
+  }
+}
+
+/** `reward-lens export onnx`: a Hugging Face decoder folder as an ONNX model folder. */
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'export a model folder as an ONNX model folder (model.onnx, config.json, tokenizer)',
+  usage: exportUsage,
+  async run(args, streams) {
+    const settings = parseExportCommandLine(args);
+    // The source is read and the heads settled before the output folder is touched.
+    const source = await readExportSource(settings.inFolder, settings.recipe);
+    await checkDistinctFolders(settings.inFolder, settings.outFolder);
+    await checkOutputFolder(settings.outFolder, settings.force);
+    const result = await exportModelFolder(settings.inFolder, settings.outFolder, {
+      heads: source.heads,
+      withPast: settings.withPast,
+      hiddenStates: settings.hiddenStates,
+    });
+    await writeText(streams.stdout, await exportReport(settings.outFolder, result, source.headsFrom, outputWidth(streams.stdout)));
+    return exitCodes.success;
+  },
+};

@@ -1,0 +1,145 @@
+import { createTinyBackend } from '@reward-lens/backend-tiny';
+import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
+import { expectClose } from '@reward-lens/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebGpuBackend } from './create-webgpu-backend.js';
+import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
+
+// Mistral-shaped, with a head size that is not hidden/heads and odd widths everywhere.
+const config = defineDecoderConfig({
+  architecture: 'mistral',
+  hiddenSize: 40,
+  numLayers: 2,
+  numHeads: 6,
+  numKvHeads: 2,
+  headDim: 12,
+  intermediateSize: 70,
+  vocabSize: 300,
+  maxPositions: 128,
+  ropeTheta: 500,
+  rmsNormEps: 1e-5,
+  tieWordEmbeddings: false,
+  attentionBias: false,
+  heads: [
+    { name: 'lm', kind: 'lm' },
+    { name: 'classifier', kind: 'token-classification', numLabels: 3, weight: 'score.weight', bias: 'score.bias' },
+  ],
+});
+const model = createRandomDecoder({ seed: 21, config });
+
+function ids(length: number, seed: number): Int32Array {
+  return Int32Array.from({ length }, (_, index) => (index * 31 + seed * 17) % config.vocabSize);
+}
+
+/** Rows padded on the given sides, every real position read: hidden states of each layer, the lm head on some columns, the classifier at layer 1. */
+function paddedRequest(rows: Int32Array[], sides: ('left' | 'right')[]): ForwardRequestV1 {
+  const sequenceLength = Math.max(...rows.map((row) => row.length)) + 1;
+  const inputIds = new Int32Array(rows.length * sequenceLength);
+  const attentionMask = new Uint8Array(rows.length * sequenceLength);
+  const positions = rows.map((row, index) => {
+    const shift = sides[index] === 'left' ? sequenceLength - row.length : 0;
+    inputIds.set(row, index * sequenceLength + shift);
+    attentionMask.fill(1, index * sequenceLength + shift, index * sequenceLength + shift + row.length);
+    return Array.from(row, (_, position) => position + shift);
+  });
+  return {
+    batchSize: rows.length,
+    sequenceLength,
+    inputIds,
+    attentionMask,
+    reads: [
+      ...[0, 1, 2].map((layer) => ({ kind: 'hidden' as const, layer, positions })),
+      { kind: 'head' as const, head: 'lm', positions, columns: [7, 299, 0, 7] },
+      { kind: 'head' as const, head: 'classifier', positions, layer: 1 },
+    ],
+  };
+}
+
+const unavailable = await webGpuUnavailableReason();
+
+describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () => {
+  let backend: BackendV1;
+  const reference = createTinyBackend(model);
+  beforeAll(async () => {
+    backend = await createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'fp16' });
+  });
+  afterAll(() => backend.dispose());
+
+  it('says which adapter it runs on, and that fp16 fell back to fp32 without shader-f16', () => {
+    expect(backend.name).toBe('webgpu');
+    expect(backend.precision).toBe('fp32');
+    expect(backend.info.description).toMatch(/SwiftShader.*software.*fp32 \(fp16 was asked for, but the adapter lacks shader-f16\)/);
+  });
+
+  it('matches backend-tiny on every read of a batch padded on both sides, row by row', async () => {
+    const rows = [ids(9, 1), ids(70, 2), ids(1, 3)];
+    const ours = await backend.doForward(paddedRequest(rows, ['left', 'right', 'left']));
+    for (let row = 0; row < rows.length; row++) {
+      const alone = await reference.doForward(paddedRequest([rows[row]!], ['right']));
+      ours.reads.forEach((read, index) => {
+        expect(read.width).toBe(alone.reads[index]!.width);
+        expectClose(read.values[row]!, alone.reads[index]!.values[0]!, 1e-4, `row ${row}, read ${index}`);
+      });
+    }
+  });
+
+  it('computes only the requested lm columns, equal to those of the full vocabulary', async () => {
+    const request = paddedRequest([ids(5, 4)], ['right']);
+    const positions = [[4]];
+    const [some, all] = (await backend.doForward({ ...request, reads: [{ kind: 'head', head: 'lm', positions, columns: [3, 200] }, { kind: 'head', head: 'lm', positions }] })).reads;
+    expect(all!.width).toBe(config.vocabSize);
+    expect(Array.from(some!.values[0]!)).toEqual([all!.values[0]![3], all!.values[0]![200]]);
+  });
+
+  it('gives concurrent calls the results of sequential ones', async () => {
+    const requests = [paddedRequest([ids(12, 5), ids(3, 6)], ['left', 'right']), paddedRequest([ids(30, 7)], ['right'])];
+    const sequential = [];
+    for (const request of requests) sequential.push(await backend.doForward(request));
+    const concurrent = await Promise.all(requests.map((request) => backend.doForward(request)));
+    expect(concurrent).toEqual(sequential);
+  });
+
+  describe('KV cache on the GPU', () => {
+    const valueOfClasses = (positions: number[][]) => ({ kind: 'head' as const, head: 'classifier', positions });
+    const batch = (rows: Int32Array[]): ForwardRequestV1 => {
+      const sequenceLength = Math.max(1, ...rows.map((row) => row.length));
+      const inputIds = new Int32Array(rows.length * sequenceLength);
+      const attentionMask = new Uint8Array(rows.length * sequenceLength);
+      rows.forEach((row, index) => {
+        inputIds.set(row, index * sequenceLength);
+        attentionMask.fill(1, index * sequenceLength, index * sequenceLength + row.length);
+      });
+      return { batchSize: rows.length, sequenceLength, inputIds, attentionMask, reads: [valueOfClasses(rows.map((row) => Array.from(row, (_, index) => index)))] };
+    };
+
+    it('continues cached and fresh rows in one batch, and hands back caches that cover past and new tokens', async () => {
+      const whole = ids(20, 8);
+      const other = ids(6, 9);
+      const prefix = await backend.doForward({ ...batch([whole.slice(0, 13)]), returnCache: true });
+      const [cache] = prefix.caches!;
+      const mixed = await backend.doForward({ ...batch([whole.slice(13), other]), past: [cache!, null], returnCache: true });
+      expect(mixed.caches!.map((handle) => handle.length)).toEqual([20, 6]);
+      const fullPass = (await reference.doForward(batch([whole]))).reads[0]!.values[0]!;
+      expectClose(mixed.reads[0]!.values[0]!, fullPass.subarray(13 * 3), 1e-4, 'continued row');
+      expectClose(mixed.reads[0]!.values[1]!, (await reference.doForward(batch([other]))).reads[0]!.values[0]!, 1e-4, 'fresh row');
+      // A continuation of the returned cache by zero tokens is an empty read with a full cache.
+      const empty = await backend.doForward({ ...batch([new Int32Array(0)]), past: [mixed.caches![0]!], returnCache: true });
+      expect(empty.caches![0]!.length).toBe(20);
+      expect(empty.reads[0]!.values[0]).toHaveLength(0);
+      const next = await backend.doForward({ ...batch([ids(2, 10)]), past: [empty.caches![0]!] });
+      const longer = Int32Array.from([...whole, ...ids(2, 10)]);
+      expectClose(next.reads[0]!.values[0]!, (await reference.doForward(batch([longer]))).reads[0]!.values[0]!.subarray(20 * 3), 1e-4, 'after an empty step');
+      for (const handle of [cache!, ...mixed.caches!, ...empty.caches!]) handle.release();
+    });
+
+    it('rejects released handles, handles of another backend, and forks of released handles', async () => {
+      const { caches } = await backend.doForward({ ...batch([ids(4, 11)]), returnCache: true });
+      const handle = caches![0]!;
+      handle.release();
+      await expect(backend.doForward({ ...batch([ids(1, 1)]), past: [handle] })).rejects.toMatchObject({ code: 'BACKEND_CONTRACT', message: /released/ });
+      expect(() => handle.fork()).toThrow(/released/);
+      const foreign = (await reference.doForward({ ...batch([ids(4, 11)]), returnCache: true })).caches![0]!;
+      await expect(backend.doForward({ ...batch([ids(1, 1)]), past: [foreign] })).rejects.toMatchObject({ code: 'BACKEND_CONTRACT', message: /not a cache handle made by this backend/ });
+    });
+  });
+});

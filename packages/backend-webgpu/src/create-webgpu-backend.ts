@@ -1,0 +1,164 @@
+import {
+  BackendContractError,
+  capabilitiesOf,
+  headWidth,
+  validateDecoderModel,
+  validateForwardRequest,
+  type BackendV1,
+  type CacheHandleV1,
+  type Capabilities,
+  type DecoderModel,
+  type ForwardRequestV1,
+  type ForwardResultV1,
+  type ModelInfoV1,
+} from '@reward-lens/core/internal';
+import { describeAdapterInfo } from './device/adapter-kind.js';
+import { acquireDevice } from './device/acquire-device.js';
+import { DispatchRecorder } from './device/dispatch-recorder.js';
+import { GpuRuntime } from './device/gpu-runtime.js';
+import { WebGpuCacheHandle, type CacheLayout } from './kv-cache.js';
+import { recordForward, type ForwardContext, type PastCache } from './model/encode-forward.js';
+import { planForward, splitResults } from './model/forward-plan.js';
+import { uploadWeights } from './model/gpu-weights.js';
+import { compileKernelSet } from './shaders/kernel-set.js';
+
+export interface WebGpuBackendOptions {
+  /** The WebGPU entry point: `navigator.gpu` in browsers (the default there), `getNodeGpu()` in Node (the default there). */
+  gpu?: GPU;
+  /** An adapter to use instead of requesting one. */
+  adapter?: GPUAdapter;
+  /** A device to share (it is not destroyed on dispose). Its features decide fp16. */
+  device?: GPUDevice;
+  powerPreference?: GPUPowerPreference;
+  /** Run on a software adapter (SwiftShader, ...) when that is what there is. Default false. */
+  allowSoftwareAdapter?: boolean;
+  /** Ask for the implementation's fallback (software) adapter. */
+  forceFallbackAdapter?: boolean;
+  /**
+   * `fp16` stores weight matrices in half precision when the adapter has `shader-f16` (compute
+   * stays f32); without the feature the backend runs fp32 and says so in `info.description`.
+   */
+  precision?: 'fp32' | 'fp16';
+  /** How long a readback may take before the call rejects (default 120 000 ms). */
+  timeoutMs?: number;
+  /** Backend name (the registry's `webgpu-software` uses its own). Default `webgpu`. */
+  name?: string;
+}
+
+/** Everything but gradients, as backend-tiny. */
+export const webGpuBackendCapabilities: Capabilities = capabilitiesOf('SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES');
+
+interface LoadedModel extends ForwardContext {
+  layout: CacheLayout;
+}
+
+class WebGpuBackend implements BackendV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly name: string;
+  readonly capabilities = webGpuBackendCapabilities;
+  readonly precision: 'fp32' | 'fp16';
+  readonly supportsCache = true;
+  readonly info: ModelInfoV1;
+  /** The adapter the backend runs on, in words. */
+  readonly adapterDescription: string;
+  readonly runtime: GpuRuntime;
+  #model: LoadedModel | null;
+
+  constructor(name: string, model: LoadedModel, adapterDescription: string, note: string) {
+    this.name = name;
+    this.#model = model;
+    this.runtime = model.runtime;
+    this.adapterDescription = adapterDescription;
+    const { config, weightType } = model.weights;
+    this.precision = weightType === 'f16' ? 'fp16' : 'fp32';
+    this.info = {
+      description: `${config.architecture} hidden=${config.hiddenSize} layers=${config.numLayers} heads=${config.numHeads}/${config.numKvHeads} on ${adapterDescription}, ${this.precision}${note}`,
+      vocabSize: config.vocabSize,
+      hiddenSize: config.hiddenSize,
+      numLayers: config.numLayers,
+      maxPositions: config.maxPositions,
+      heads: config.heads.map((head) => ({ name: head.name, kind: head.kind, width: headWidth(config, head) })),
+    };
+  }
+
+  async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
+    const model = this.#model;
+    if (model === null) throw new BackendContractError(this.name, 'doForward was called after dispose()');
+    model.runtime.assertAlive();
+    const realTokens = validateForwardRequest(this, request);
+    const pasts = this.#pastsOf(request);
+    const returnCache = request.returnCache === true;
+    const plan = planForward(request, realTokens.map((_, row) => pasts?.[row]?.length ?? 0), model.weights.config, (head) =>
+      model.weights.heads.get(head)!.width,
+    );
+    const made: { caches: GPUBuffer[] | null } = { caches: null };
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await model.runtime.submitAndRead('forward pass', (encoder) => {
+        const recorder = new DispatchRecorder(model.runtime);
+        const recorded = recordForward(model, recorder, plan, pasts, returnCache);
+        made.caches = recorded.caches;
+        const arenas = recorder.encode(encoder);
+        return { source: recorded.results, byteLength: plan.resultLength * 4, transient: [...recorded.transient, ...arenas] };
+      });
+    } catch (error) {
+      for (const buffer of made.caches ?? []) buffer.destroy();
+      if (this.#model === null) throw new BackendContractError(this.name, 'the backend was disposed while a forward pass was running', { cause: error });
+      throw error;
+    }
+    const reads = splitResults(plan, new Float32Array(bytes));
+    if (!returnCache) return { reads };
+    const handles: CacheHandleV1[] = (made.caches ?? []).map(
+      (buffer, row) => new WebGpuCacheHandle(this, buffer, plan.rows[row]!.pastLength + plan.rows[row]!.count, model.layout),
+    );
+    return { reads, caches: handles };
+  }
+
+  /** The buffers the rows continue, checked before any work: handles of this instance, not released. */
+  #pastsOf(request: ForwardRequestV1): (PastCache | null)[] | null {
+    if (!request.past) return null;
+    return request.past.map((past, row) => {
+      if (past === null) return null;
+      if (!(past instanceof WebGpuCacheHandle) || past.owner !== this) {
+        throw new BackendContractError(this.name, `past[${row}] is not a cache handle made by this backend instance`);
+      }
+      return { buffer: past.buffer(), length: past.length };
+    });
+  }
+
+  async dispose(): Promise<void> {
+    const model = this.#model;
+    if (model === null) return;
+    this.#model = null;
+    for (const buffer of model.weights.buffers) buffer.destroy();
+    model.runtime.dispose();
+  }
+}
+
+/**
+ * A backend that runs a Llama / Mistral / Qwen2 decoder with WebGPU compute shaders: weights
+ * uploaded once, batches packed to their real tokens, the KV cache kept on the GPU, and only
+ * the requested positions read back (one mapping per forward).
+ *
+ * @example
+ * const backend = await createWebGpuBackend(createRandomDecoder({ seed: 1 }), {
+ *   gpu: await getNodeGpu({ software: true }), allowSoftwareAdapter: true,
+ * });
+ */
+export async function createWebGpuBackend(model: DecoderModel, options: WebGpuBackendOptions = {}): Promise<BackendV1> {
+  validateDecoderModel(model);
+  const wantsF16 = options.precision === 'fp16';
+  const acquired = await acquireDevice({ ...options, wantShaderF16: wantsF16 });
+  const runtime = new GpuRuntime(acquired.device, { ownsDevice: acquired.ownsDevice, timeoutMs: options.timeoutMs ?? 120_000 });
+  try {
+    const weightType = acquired.shaderF16 && wantsF16 ? 'f16' : 'f32';
+    const note = wantsF16 && weightType === 'f32' ? ' (fp16 was asked for, but the adapter lacks shader-f16)' : '';
+    const kernels = await compileKernelSet(runtime, weightType, model.config.headDim, runtime.placeholder);
+    const weights = uploadWeights(runtime, model, weightType);
+    const layout = { numLayers: model.config.numLayers, kvWidth: model.config.numKvHeads * model.config.headDim };
+    return new WebGpuBackend(options.name ?? 'webgpu', { runtime, kernels, weights, layout }, describeAdapterInfo(acquired.info), note);
+  } catch (error) {
+    runtime.dispose();
+    throw error;
+  }
+}

@@ -1,0 +1,105 @@
+import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/core/internal';
+import { BufferUsage } from '../device/gpu-constants.js';
+import type { GpuRuntime } from '../device/gpu-runtime.js';
+import type { WeightType } from '../shaders/shader-types.js';
+import { toFloat16Array } from './float16.js';
+import { createRotaryTables } from './rotary-tables.js';
+
+export interface GpuLayerWeights {
+  inputNorm: GPUBuffer;
+  /** q, k and v projections stacked: `[(numHeads + 2 numKvHeads) headDim, hidden]`. */
+  qkvWeight: GPUBuffer;
+  qkvBias: GPUBuffer | undefined;
+  outputWeight: GPUBuffer;
+  postAttentionNorm: GPUBuffer;
+  gateWeight: GPUBuffer;
+  upWeight: GPUBuffer;
+  downWeight: GPUBuffer;
+}
+
+export interface GpuHeadWeights {
+  name: string;
+  kind: HeadKindV1;
+  width: number;
+  weight: GPUBuffer;
+  bias: GPUBuffer | undefined;
+}
+
+/** A decoder's tensors on the GPU, uploaded once per backend. Matrices in `weightType`; norms, biases and rotary tables in f32. */
+export interface GpuWeights {
+  config: DecoderConfig;
+  weightType: WeightType;
+  embedTokens: GPUBuffer;
+  layers: GpuLayerWeights[];
+  finalNorm: GPUBuffer;
+  heads: Map<string, GpuHeadWeights>;
+  rotaryCos: GPUBuffer;
+  rotarySin: GPUBuffer;
+  /** Every buffer above, once each, for dispose. */
+  buffers: GPUBuffer[];
+  byteLength: number;
+}
+
+/** Uploads a validated model. */
+export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightType: WeightType): GpuWeights {
+  const { config, tensors } = model;
+  const buffers: GPUBuffer[] = [];
+  let byteLength = 0;
+  const tensor = (name: string): Float32Array => {
+    const found = tensors.get(name);
+    if (!found) throw new Error(`tensor "${name}" is missing after validation`);
+    return found;
+  };
+  const upload = (label: string, data: ArrayBufferView): GPUBuffer => {
+    const buffer = runtime.uploadBuffer(label, data, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
+    buffers.push(buffer);
+    byteLength += buffer.size;
+    return buffer;
+  };
+  const matrix = (label: string, values: Float32Array) => upload(label, weightType === 'f16' ? toFloat16Array(values) : values);
+  const vector = (name: string) => upload(name, tensor(name));
+
+  const layers: GpuLayerWeights[] = [];
+  for (let layer = 0; layer < config.numLayers; layer++) {
+    const prefix = `model.layers.${layer}`;
+    const attention = `${prefix}.self_attn`;
+    const stacked = (suffix: string) => concat(['q_proj', 'k_proj', 'v_proj'].map((name) => tensor(`${attention}.${name}.${suffix}`)));
+    layers.push({
+      inputNorm: vector(`${prefix}.input_layernorm.weight`),
+      qkvWeight: matrix(`${attention}.qkv_proj.weight`, stacked('weight')),
+      qkvBias: config.attentionBias ? upload(`${attention}.qkv_proj.bias`, stacked('bias')) : undefined,
+      outputWeight: matrix(`${attention}.o_proj.weight`, tensor(`${attention}.o_proj.weight`)),
+      postAttentionNorm: vector(`${prefix}.post_attention_layernorm.weight`),
+      gateWeight: matrix(`${prefix}.mlp.gate_proj.weight`, tensor(`${prefix}.mlp.gate_proj.weight`)),
+      upWeight: matrix(`${prefix}.mlp.up_proj.weight`, tensor(`${prefix}.mlp.up_proj.weight`)),
+      downWeight: matrix(`${prefix}.mlp.down_proj.weight`, tensor(`${prefix}.mlp.down_proj.weight`)),
+    });
+  }
+  const embedTokens = matrix('model.embed_tokens.weight', tensor('model.embed_tokens.weight'));
+  const heads = new Map<string, GpuHeadWeights>();
+  for (const head of config.heads) {
+    const width = headWidth(config, head);
+    if (head.kind === 'lm') {
+      const weight = config.tieWordEmbeddings ? embedTokens : matrix('lm_head.weight', tensor('lm_head.weight'));
+      heads.set(head.name, { name: head.name, kind: head.kind, width, weight, bias: undefined });
+    } else {
+      const bias = head.bias === undefined ? undefined : vector(head.bias);
+      heads.set(head.name, { name: head.name, kind: head.kind, width, weight: matrix(head.weight, tensor(head.weight)), bias });
+    }
+  }
+  const finalNorm = vector('model.norm.weight');
+  const rotary = createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta);
+  const rotaryCos = upload('rotary cos', rotary.cos);
+  const rotarySin = upload('rotary sin', rotary.sin);
+  return { config, weightType, embedTokens, layers, finalNorm, heads, rotaryCos, rotarySin, buffers, byteLength };
+}
+
+function concat(parts: Float32Array[]): Float32Array {
+  const result = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    result.set(part, offset);
+    offset += part.length;
+  }
+  return result;
+}

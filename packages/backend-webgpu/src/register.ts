@@ -1,0 +1,9 @@
+/**
+ * Side-effect entry: `import '@reward-lens/backend-webgpu/register'` makes `webgpu` (hardware
+ * adapters, chosen by `'auto'`) and `webgpu-software` (by name only) resolvable.
+ */
+import { registerBackend } from '@reward-lens/core/internal';
+import { webGpuBackendRegistration, webGpuSoftwareBackendRegistration } from './webgpu-backend-registration.js';
+
+registerBackend(webGpuBackendRegistration);
+registerBackend(webGpuSoftwareBackendRegistration);

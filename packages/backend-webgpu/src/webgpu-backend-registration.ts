@@ -1,0 +1,69 @@
+import type { BackendRegistration, ModelSource } from '@reward-lens/core/internal';
+import { createWebGpuBackend, type WebGpuBackendOptions } from './create-webgpu-backend.js';
+import { describeAdapterInfo, isSoftwareAdapter } from './device/adapter-kind.js';
+import { requestWebGpuAdapter } from './device/acquire-device.js';
+
+function decoderOnly(source: ModelSource): string | null {
+  return source.kind === 'decoder' ? null : 'backend-webgpu runs decoder weights in memory, not ONNX graphs';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Registers `webgpu` (priority 30, above `onnx-node` and `tiny`) for decoder weights, available
+ * only where a hardware adapter answers: a software adapter (SwiftShader and the like) is slower
+ * than the CPU backends, so `'auto'` skips it with a reason. Settings come from
+ * `settings.webgpu` (`WebGpuBackendOptions`).
+ */
+export const webGpuBackendRegistration: BackendRegistration = {
+  name: 'webgpu',
+  priority: 30,
+  async unavailableReason(source) {
+    const wrongSource = decoderOnly(source);
+    if (wrongSource) return wrongSource;
+    let adapter: GPUAdapter;
+    try {
+      adapter = await requestWebGpuAdapter({ powerPreference: 'high-performance' });
+    } catch (error) {
+      return messageOf(error);
+    }
+    if (isSoftwareAdapter(adapter)) {
+      return `the only WebGPU adapter is a software one (${describeAdapterInfo(adapter.info)}); request "webgpu-software" by name to run on it anyway`;
+    }
+    return null;
+  },
+  async create(source, options) {
+    if (source.kind !== 'decoder') throw new Error(`backend-webgpu cannot run a "${source.kind}" source`);
+    const settings = (options.settings?.['webgpu'] ?? {}) as WebGpuBackendOptions;
+    return createWebGpuBackend(source.model, { powerPreference: 'high-performance', ...settings });
+  },
+};
+
+/**
+ * Registers `webgpu-software`: WebGPU on the implementation's fallback adapter (SwiftShader in
+ * Node, set up by `getNodeGpu({ software: true })`; the browser's own fallback otherwise). Never
+ * chosen by `'auto'`; ask for it by name, for tests and CI without a GPU. Settings come from
+ * `settings['webgpu-software']`.
+ */
+export const webGpuSoftwareBackendRegistration: BackendRegistration = {
+  name: 'webgpu-software',
+  priority: 5,
+  explicitOnly: true,
+  async unavailableReason(source) {
+    const wrongSource = decoderOnly(source);
+    if (wrongSource) return wrongSource;
+    try {
+      await requestWebGpuAdapter({ forceFallbackAdapter: true, allowSoftwareAdapter: true });
+      return null;
+    } catch (error) {
+      return messageOf(error);
+    }
+  },
+  async create(source, options) {
+    if (source.kind !== 'decoder') throw new Error(`backend-webgpu cannot run a "${source.kind}" source`);
+    const settings = (options.settings?.['webgpu-software'] ?? {}) as WebGpuBackendOptions;
+    return createWebGpuBackend(source.model, { forceFallbackAdapter: true, allowSoftwareAdapter: true, name: 'webgpu-software', ...settings });
+  },
+};
