@@ -1,3 +1,4 @@
+import type {} from './webgpu-types.js';
 import {
   BackendContractError,
   capabilitiesOf,

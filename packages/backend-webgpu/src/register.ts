@@ -1,3 +1,4 @@
+import type {} from './webgpu-types.js';
 /**
  * Side-effect entry: `import '@reward-lens/backend-webgpu/register'` makes `webgpu` (hardware
  * adapters, chosen by `'auto'`) and `webgpu-software` (by name only) resolvable.

@@ -13,7 +13,7 @@ describe('webgpu registrations', () => {
 
   it('skip ONNX graphs with a reason', async () => {
     for (const registration of [webGpuBackendRegistration, webGpuSoftwareBackendRegistration]) {
-      expect(await registration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' })).toMatch(/not ONNX graphs/);
+      expect(await registration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' }, { requestedByName: true })).toMatch(/not ONNX graphs/);
     }
     expect(webGpuBackendRegistration.priority).toBe(30);
     expect(webGpuSoftwareBackendRegistration.explicitOnly).toBe(true);
@@ -21,7 +21,7 @@ describe('webgpu registrations', () => {
 
   describe.skipIf(unavailable !== null)('on a machine whose only adapter is SwiftShader', () => {
     it('leaves webgpu to auto only with a hardware adapter, and falls back to tiny with a note', async () => {
-      expect(await webGpuBackendRegistration.unavailableReason(source)).toMatch(/software|no WebGPU adapter/);
+      expect(await webGpuBackendRegistration.unavailableReason(source, { requestedByName: false })).toMatch(/software|no WebGPU adapter/);
       removers.push(registerBackend(webGpuBackendRegistration), registerBackend(webGpuSoftwareBackendRegistration), registerBackend(tinyBackendRegistration));
       const { backend, notes } = await resolveBackend('auto', source);
       expect(backend.name).toBe('tiny');
@@ -30,8 +30,21 @@ describe('webgpu registrations', () => {
       expect(notes.some((note) => note.startsWith('backend "webgpu-software"'))).toBe(false);
     });
 
+    it('runs webgpu on the software adapter when asked for by name, never by auto', async () => {
+      expect(await webGpuBackendRegistration.unavailableReason(source, { requestedByName: true })).toBeNull();
+      removers.push(registerBackend(webGpuBackendRegistration));
+      const { backend, notes } = await resolveBackend('webgpu', source, { settings: { webgpu: { device: await sharedSoftwareDevice() } } });
+      try {
+        expect(backend.name).toBe('webgpu');
+        expect(backend.info.description).toMatch(/SwiftShader/);
+        expect(notes[0]).toMatch(/^backend "webgpu" ran/);
+      } finally {
+        await backend.dispose();
+      }
+    });
+
     it('runs webgpu-software when asked by name', async () => {
-      expect(await webGpuSoftwareBackendRegistration.unavailableReason(source)).toBeNull();
+      expect(await webGpuSoftwareBackendRegistration.unavailableReason(source, { requestedByName: true })).toBeNull();
       removers.push(registerBackend(webGpuSoftwareBackendRegistration));
       // The shared device only saves compiling the shaders again.
       const { backend } = await resolveBackend('webgpu-software', source, { settings: { 'webgpu-software': { device: await sharedSoftwareDevice() } } });

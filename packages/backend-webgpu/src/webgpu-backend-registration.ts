@@ -1,3 +1,4 @@
+import type {} from './webgpu-types.js';
 import type { BackendRegistration, ModelSource } from '@reward-lens/core/internal';
 import { createWebGpuBackend, type WebGpuBackendOptions } from './create-webgpu-backend.js';
 import { describeAdapterInfo, isSoftwareAdapter } from './device/adapter-kind.js';
@@ -12,32 +13,34 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Registers `webgpu` (priority 30, above `onnx-node` and `tiny`) for decoder weights, available
- * only where a hardware adapter answers: a software adapter (SwiftShader and the like) is slower
- * than the CPU backends, so `'auto'` skips it with a reason. Settings come from
+ * Registers `webgpu` (priority 30, above `onnx-node` and `tiny`) for decoder weights. `'auto'`
+ * takes it only where a hardware adapter answers: a software adapter (SwiftShader and the like) is
+ * slower than the CPU backends, so `'auto'` skips it with a reason; asked for by name, it runs on
+ * a software adapter too. Settings come from
  * `settings.webgpu` (`WebGpuBackendOptions`).
  */
 export const webGpuBackendRegistration: BackendRegistration = {
   name: 'webgpu',
   priority: 30,
-  async unavailableReason(source) {
+  async unavailableReason(source, { requestedByName }) {
     const wrongSource = decoderOnly(source);
     if (wrongSource) return wrongSource;
     let adapter: GPUAdapter;
     try {
-      adapter = await requestWebGpuAdapter({ powerPreference: 'high-performance' });
+      adapter = await requestWebGpuAdapter({ powerPreference: 'high-performance', allowSoftwareAdapter: requestedByName });
     } catch (error) {
       return messageOf(error);
     }
-    if (isSoftwareAdapter(adapter)) {
-      return `the only WebGPU adapter is a software one (${describeAdapterInfo(adapter.info)}); request "webgpu-software" by name to run on it anyway`;
+    if (isSoftwareAdapter(adapter) && !requestedByName) {
+      return `the only WebGPU adapter is a software one (${describeAdapterInfo(adapter.info)}); ask for "webgpu" by name to run on it anyway`;
     }
     return null;
   },
   async create(source, options) {
     if (source.kind !== 'decoder') throw new Error(`backend-webgpu cannot run a "${source.kind}" source`);
     const settings = (options.settings?.['webgpu'] ?? {}) as WebGpuBackendOptions;
-    return createWebGpuBackend(source.model, { powerPreference: 'high-performance', ...settings });
+    // Named by the user, a software adapter is acceptable (the backend's description says which adapter runs).
+    return createWebGpuBackend(source.model, { powerPreference: 'high-performance', allowSoftwareAdapter: options.requestedByName === true, ...settings });
   },
 };
 

@@ -1,4 +1,5 @@
-// The WebGPU type declarations (GPUDevice, GPUBuffer, ...) as the `webgpu` package pulls them in
-// from `@webgpu/types`. Type-only: nothing is imported at run time. Entries import this file so
-// that the declaration build sees the types too.
-export type {} from 'webgpu';
+/// <reference types="@webgpu/types" />
+// The WebGPU type declarations (GPUDevice, GPUBuffer, ...). Type-only: nothing is imported at run
+// time. The entries and the registration import this file, so that every program that reaches
+// this package's sources (a dependent's typecheck, the declaration build) sees the types.
+export {};

@@ -40,6 +40,7 @@ export {
   registeredBackends,
   resolveBackend,
   type BackendCreateOptions,
+  type BackendRequestContext,
   type BackendRegistration,
   type ResolvedBackend,
 } from './backend/registry.js';

@@ -84,6 +84,7 @@ describe('export onnx', () => {
     expect(onnx!.backend).toBe('onnx-node');
     expect(onnx!.notes).toEqual([
       `backend "onnx-node" ran the ONNX graph ${join(classifierOnnx, 'model.onnx')}`,
+      'backend "webgpu" skipped: backend-webgpu runs decoder weights in memory, not ONNX graphs',
       'recipe "sequence-classifier" inferred from config.json\'s architecture',
       `found ${join(classifierOnnx, 'model.onnx')}: the ONNX graph is run, not the safetensors weights`,
     ]);

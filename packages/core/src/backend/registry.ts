@@ -6,6 +6,14 @@ import type { BackendV1 } from './v1/backend-v1.js';
 export interface BackendCreateOptions {
   /** Per-backend settings, under the backend's name (e.g. `{ 'onnx-node': { intraOpThreads: 1 } }`). */
   settings?: Record<string, unknown>;
+  /** Set by `resolveBackend`: the user named this backend (rather than `'auto'` choosing it). */
+  requestedByName?: boolean;
+}
+
+/** How a backend is being considered. */
+export interface BackendRequestContext {
+  /** The user named this backend, so a slower fallback (a software GPU adapter, say) is acceptable. */
+  requestedByName: boolean;
 }
 
 /**
@@ -18,7 +26,7 @@ export interface BackendRegistration {
   priority: number;
   /** Only chosen when asked for by name, never by `'auto'` (a software fallback adapter, say). */
   explicitOnly?: boolean;
-  unavailableReason(source: ModelSource): Promise<string | null> | string | null;
+  unavailableReason(source: ModelSource, context: BackendRequestContext): Promise<string | null> | string | null;
   create(source: ModelSource, options: BackendCreateOptions): Promise<BackendV1>;
 }
 
@@ -74,7 +82,7 @@ export async function resolveBackend(requested: string, source: ModelSource, opt
   for (const candidate of candidates) {
     let reason: string | null;
     try {
-      reason = await candidate.unavailableReason(source);
+      reason = await candidate.unavailableReason(source, { requestedByName: requested !== 'auto' });
     } catch (error) {
       reason = `availability check failed: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -83,7 +91,7 @@ export async function resolveBackend(requested: string, source: ModelSource, opt
       continue;
     }
     try {
-      const backend = await candidate.create(source, options);
+      const backend = await candidate.create(source, { ...options, requestedByName: requested !== 'auto' });
       const notes = [`backend "${candidate.name}" ran ${source.description}`];
       for (const skip of skipped) notes.push(`backend "${skip.name}" skipped: ${skip.reason}`);
       return { backend, notes };
