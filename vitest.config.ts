@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'tools/*/vitest.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'apps/*/vitest.config.ts',
+      'tools/*/vitest.config.ts',
+      // Browser projects (headless Chromium): `*.browser.test.ts`.
+      'packages/*/vitest.browser.config.ts',
+    ],
     reporters: ['default', './tools/test-summary-reporter.ts'],
   },
 });

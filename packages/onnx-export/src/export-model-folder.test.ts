@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createRandomDecoder, ModelLoadError, tinyDecoderConfig } from '@reward-lens/core/internal';
 import { writeDecoderFolder } from '@reward-lens/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportModelFolder } from './index.js';
+import { exportModelFolder } from './node.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-export-folder-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -1,14 +1,6 @@
-// The public API of @reward-lens/onnx-export, by name.
+// The public API of @reward-lens/onnx-export, by name. It runs in browsers too; the folder writers
+// (Node, file system) are in `@reward-lens/onnx-export/node`.
 export { exportDecoderToOnnx, ONNX_IR_VERSION, ONNX_OPSET, type OnnxExportOptions } from './export-decoder-to-onnx.js';
-export {
-  DEFAULT_EXTERNAL_DATA_THRESHOLD_BYTES,
-  ONNX_DATA_FILE,
-  ONNX_MODEL_FILE,
-  writeOnnxModelFolder,
-  type OnnxModelFolderContents,
-  type OnnxModelFolderResult,
-} from './write-onnx-model-folder.js';
-export { exportModelFolder, type ExportModelFolderOptions, type ExportModelFolderResult } from './export-model-folder.js';
 export {
   dynamicAxes,
   headOutputNames,

@@ -5,7 +5,8 @@ import { createRandomDecoder } from '@reward-lens/core/internal';
 import { InferenceSession } from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataLocation, decodeModelProto, type OnnxTypes } from './graph/onnx.js';
-import { exportDecoderToOnnx, writeOnnxModelFolder } from './index.js';
+import { exportDecoderToOnnx } from './index.js';
+import { writeOnnxModelFolder } from './node.js';
 import { runGraph, testSessionOptions } from './test-support/run-graph.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-folder-'));

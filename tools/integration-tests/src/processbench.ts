@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { sharedDataPath } from '@reward-lens/core/testing';
+import { sharedDataPath } from '@reward-lens/core/testing/node';
 
 export interface ProcessBenchItem {
   id: string;

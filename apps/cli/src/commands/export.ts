@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '@reward-lens/core';
-import { exportModelFolder } from '@reward-lens/onnx-export';
+import { exportModelFolder } from '@reward-lens/onnx-export/node';
 import type { Command } from '../command.js';
 import { exportReport } from '../export/export-report.js';
 import { readExportSource } from '../export/source-folder.js';

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ONNX_DATA_FILE, ONNX_MODEL_FILE, ONNX_OPSET, type ExportModelFolderResult } from '@reward-lens/onnx-export';
+import { ONNX_OPSET } from '@reward-lens/onnx-export';
+import { ONNX_DATA_FILE, ONNX_MODEL_FILE, type ExportModelFolderResult } from '@reward-lens/onnx-export/node';
 import { formatBytes } from '../format-bytes.js';
 import { wrap } from '../text-layout.js';
 

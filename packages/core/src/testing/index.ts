@@ -2,4 +2,3 @@ export { runBackendConformance, type ConformanceOptions, type ConformanceTestNam
 export { conformanceConfigs, conformancePairs, toleranceFor } from './conformance-fixtures.js';
 export { countingBackend } from './counting-backend.js';
 export { expectClose } from './expect-close.js';
-export { sharedDataPath } from './shared-data-path.js';

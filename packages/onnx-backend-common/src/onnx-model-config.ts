@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { ModelLoadError, type HeadKindV1 } from '@reward-lens/core/internal';
 
 /** A head as the backend needs to know it; a `HeadSpec` of a `DecoderConfig` fits. */
@@ -30,23 +28,18 @@ export interface OnnxModelConfig {
 }
 
 /**
- * Reads the `config.json` beside a model file, when there is one: the Hugging Face fields the
- * backend needs, and the heads `@reward-lens/onnx-export` records under `reward_lens.onnx_heads`.
+ * The model facts in a Hugging Face `config.json` (the text of the file beside a model, which the
+ * runtime package reads): the fields the backend needs, and the heads `@reward-lens/onnx-export`
+ * records under `reward_lens.onnx_heads`. Invalid JSON is a ModelLoadError naming `file`.
  */
-export async function readConfigBeside(modelPath: string): Promise<OnnxModelConfig> {
-  const path = join(dirname(modelPath), 'config.json');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return {};
-  }
+export function parseOnnxConfigJson(text: string, file: string): OnnxModelConfig {
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: path, cause: error });
+    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file, cause: error });
   }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ModelLoadError('not a JSON object', { file });
   const integer = (key: string) => (Number.isSafeInteger(json[key]) && (json[key] as number) > 0 ? (json[key] as number) : undefined);
   const config: OnnxModelConfig = {};
   if (typeof json.model_type === 'string') config.architecture = json.model_type;

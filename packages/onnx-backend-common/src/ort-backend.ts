@@ -9,17 +9,18 @@ import {
   type ReadRequestV1,
   type ReadResultV1,
 } from '@reward-lens/core/internal';
-import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { planBatch, type BatchPlan } from './batch-plan.js';
 import type { GraphLayout } from './graph-layout.js';
 import { extractRowKeyValues, pastTensorData, type KvShape } from './kv-tensors.js';
 import { applyReadout, type ReadoutWeights } from './linear-readout.js';
 import { OnnxCacheHandle, type RowKeyValues } from './onnx-cache-handle.js';
+import type { OrtSession, OrtTensor, OrtTensorConstructor } from './ort-module.js';
 import type { ResolvedHead } from './resolve-model-info.js';
 
 /** Everything a loaded backend holds; dropped (and the session released) on dispose. */
-export interface OnnxNodeBackendState {
-  session: InferenceSession;
+export interface OrtBackendState {
+  session: OrtSession;
+  Tensor: OrtTensorConstructor;
   layout: GraphLayout;
   heads: ReadonlyMap<string, ResolvedHead>;
   /** Present when the graph has `past_key_values.*` inputs. */
@@ -28,16 +29,22 @@ export interface OnnxNodeBackendState {
   padding: 'left' | 'right' | undefined;
 }
 
-type Outputs = InferenceSession.OnnxValueMapType;
+type Outputs = Readonly<Record<string, OrtTensor>>;
 
-export class OnnxNodeBackend implements BackendV1 {
+/**
+ * A `BackendV1` over one onnxruntime session, whichever runtime made it: feeds a padded batch
+ * (with positions and the packed past), fetches only what the reads need, and copies out only
+ * the requested positions.
+ */
+export class OrtBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
-  readonly name = 'onnx-node';
   readonly precision = 'fp32' as const;
-  #state: OnnxNodeBackendState | null;
+  #state: OrtBackendState | null;
 
   constructor(
-    state: OnnxNodeBackendState,
+    /** `onnx-node`, `onnx-web`: the registry name, used in contract errors. */
+    readonly name: string,
+    state: OrtBackendState,
     readonly info: ModelInfoV1,
     readonly capabilities: Capabilities,
     readonly supportsCache: boolean,
@@ -93,15 +100,16 @@ export class OnnxNodeBackend implements BackendV1 {
   }
 
   /** The graph output a read comes from: a head's output, or the hidden states it is read from. */
-  #outputFor(state: OnnxNodeBackendState, read: ReadRequestV1): string {
+  #outputFor(state: OrtBackendState, read: ReadRequestV1): string {
     if (read.kind === 'hidden') return `hidden_states.${read.layer}`;
     if (read.layer === undefined || read.layer === this.info.numLayers) return state.heads.get(read.head)!.output;
     return `hidden_states.${read.layer}`;
   }
 
-  #feeds(state: OnnxNodeBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[]): Record<string, Tensor> {
+  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[]): Record<string, OrtTensor> {
     const { batchSize, sequenceLength, pastLength } = plan;
-    const feeds: Record<string, Tensor> = {
+    const { Tensor } = state;
+    const feeds: Record<string, OrtTensor> = {
       input_ids: new Tensor('int64', plan.inputIds, [batchSize, sequenceLength]),
       attention_mask: new Tensor('int64', plan.attentionMask, [batchSize, pastLength + sequenceLength]),
     };
@@ -118,7 +126,7 @@ export class OnnxNodeBackend implements BackendV1 {
   }
 
   /** Copies out only the requested positions (and columns). */
-  #serveRead(state: OnnxNodeBackendState, read: ReadRequestV1, requestLength: number, plan: BatchPlan, outputs: Outputs): ReadResultV1 {
+  #serveRead(state: OrtBackendState, read: ReadRequestV1, requestLength: number, plan: BatchPlan, outputs: Outputs): ReadResultV1 {
     const data = outputs[this.#outputFor(state, read)]!.data as Float32Array;
     const { hiddenSize, numLayers } = this.info;
     const finalHead = read.kind === 'head' && (read.layer === undefined || read.layer === numLayers);

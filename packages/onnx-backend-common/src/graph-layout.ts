@@ -47,7 +47,7 @@ const hiddenPattern = /^hidden_states\.(\d+)$/;
  */
 export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs: readonly ValueDescription[], file: string): GraphLayout {
   const fail = (problem: string): never => {
-    throw new ModelLoadError(`${problem}; this graph fits no layout backend onnx-node knows.\n${describeGraph(inputs, outputs)}`, { file });
+    throw new ModelLoadError(`${problem}; this graph fits no layout the ONNX backends know.\n${describeGraph(inputs, outputs)}`, { file });
   };
   const inputNames = new Set(inputs.map((input) => input.name));
   const outputNames = new Set(outputs.map((output) => output.name));

@@ -1,0 +1,10 @@
+import { createTinyBackend } from '@reward-lens/backend-tiny';
+import { runBackendConformance } from '@reward-lens/core/testing';
+import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
+import { createOnnxWebBackend } from './index.js';
+
+runBackendConformance({
+  label: 'onnx-web in Chromium (wasm), graph with past and hidden states',
+  createBackend: (model) => createOnnxWebBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true }), { decoder: model, numThreads: 1 }),
+  createReference: async (model) => createTinyBackend(model),
+});

@@ -1,0 +1,116 @@
+import {
+  Capability,
+  ModelLoadError,
+  validateDecoderModel,
+  type BackendV1,
+  type Capabilities,
+  type DecoderModel,
+} from '@reward-lens/core/internal';
+import { inspectGraphLayout, type GraphLayout, type ValueDescription } from './graph-layout.js';
+import { readoutWeightsOf } from './linear-readout.js';
+import { mergeConfigs, type OnnxModelConfig } from './onnx-model-config.js';
+import type { OrtModule, OrtSession, OrtValueMetadata } from './ort-module.js';
+import { OrtBackend } from './ort-backend.js';
+import { resolveModelInfo, type ResolvedModel } from './resolve-model-info.js';
+
+/** The options every ONNX backend shares; runtime packages add their own (threads, execution providers). */
+export interface OnnxBackendOptions {
+  /** Model facts the graph does not show; over the `config.json` beside a model file. A `DecoderConfig` fits. */
+  config?: OnnxModelConfig;
+  /**
+   * The decoder weights the graph was exported from. Supplies the config, and the final norm and
+   * head weights that LINEAR_READOUT applies in JavaScript to inner layers' hidden states.
+   */
+  decoder?: DecoderModel;
+  /**
+   * Move each row's tokens to this side before the run. Default: run the batch as the request pads
+   * it; graphs from `@reward-lens/onnx-export` are exact either way. Some third-party exports
+   * derive positions from the mask and need left padding.
+   */
+  padding?: 'left' | 'right';
+  /** Appended to `info.description`: where the graph came from (the registrations note in-memory exports). */
+  sourceNote?: string;
+}
+
+/** What a runtime package hands to `createOrtBackend`. */
+export interface OrtBackendSettings<SessionOptions extends object = object> extends OnnxBackendOptions {
+  /** The backend's registry name (`onnx-node`, `onnx-web`): `BackendV1.name`. */
+  name: string;
+  /** The onnxruntime module that creates the session and the feed tensors. */
+  ort: OrtModule<SessionOptions>;
+  /** Passed to `InferenceSession.create` as they are. */
+  sessionOptions?: SessionOptions;
+  /** The `config.json` beside the model, read by the runtime package (`parseOnnxConfigJson`); under `decoder` and `config`. */
+  configFromFile?: OnnxModelConfig;
+  /** The model's name in errors when `model` is bytes read from a file or URL (default: the path, or `<in-memory ONNX model>`). */
+  file?: string;
+  /** Appended to `info.description` after `sourceNote`: how the runtime runs it (`wasm execution provider`). */
+  runtimeNote?: string;
+}
+
+const IN_MEMORY = '<in-memory ONNX model>';
+
+/**
+ * A backend over an ONNX decoder in the layout of Hugging Face Optimum's exports and of
+ * `@reward-lens/onnx-export`, on the injected onnxruntime module. Capabilities follow from the
+ * graph: per-token heads give SCORES, PREFIX_SCORES and STEP_SCORES; `past_key_values.*` inputs
+ * with `present.*` outputs give the KV cache; `hidden_states.*` outputs at every layer give
+ * ACTIVATIONS (and LINEAR_READOUT when `decoder` supplies the head weights). A graph of any other
+ * layout, or one onnxruntime cannot load, is a ModelLoadError.
+ *
+ * @example
+ * import * as ort from 'onnxruntime-web';
+ * const backend = await createOrtBackend(bytes, { name: 'onnx-web', ort, config });
+ */
+export async function createOrtBackend<SessionOptions extends object>(model: string | Uint8Array, settings: OrtBackendSettings<SessionOptions>): Promise<BackendV1> {
+  const file = settings.file ?? (typeof model === 'string' ? model : IN_MEMORY);
+  if (settings.decoder) validateDecoderModel(settings.decoder, 'options.decoder');
+  const config = mergeConfigs(mergeConfigs(settings.configFromFile ?? {}, settings.decoder?.config), settings.config);
+
+  let session: OrtSession;
+  try {
+    const { InferenceSession } = settings.ort;
+    session = typeof model === 'string' ? await InferenceSession.create(model, settings.sessionOptions) : await InferenceSession.create(model, settings.sessionOptions);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ModelLoadError(`onnxruntime cannot load it (${reason.trim()})`, { file, cause: error });
+  }
+
+  try {
+    const layout = inspectGraphLayout(describeValues(session.inputMetadata), describeValues(session.outputMetadata), file);
+    const resolved = resolveModelInfo(layout, config, file);
+    for (const note of [settings.sourceNote, settings.runtimeNote]) if (note) resolved.info.description += `, ${note}`;
+    const kvShape = layout.pastLayers > 0 ? kvShapeOf(layout, config, file) : undefined;
+    const readout = settings.decoder ? readoutWeightsOf(settings.decoder) : undefined;
+    const readoutCoversHeads = readout !== undefined && [...resolved.heads.values()].every((head) => readout.heads.get(head.name)?.width === head.width);
+    const capabilities = capabilitiesOf(layout, resolved, readoutCoversHeads);
+    const state = { session, Tensor: settings.ort.Tensor, layout, heads: resolved.heads, kvShape, readout, padding: settings.padding };
+    return new OrtBackend(settings.name, state, resolved.info, capabilities, layout.hasPresent);
+  } catch (error) {
+    await session.release();
+    throw error;
+  }
+}
+
+function describeValues(metadata: readonly OrtValueMetadata[]): ValueDescription[] {
+  return metadata.map((value) => ({ name: value.name, type: value.isTensor ? value.type : undefined, shape: value.isTensor ? value.shape : [] }));
+}
+
+function capabilitiesOf(layout: GraphLayout, resolved: ResolvedModel, hasReadoutWeights: boolean): Capabilities {
+  let capabilities = 0;
+  if (resolved.heads.size > 0) capabilities |= Capability.SCORES | Capability.PREFIX_SCORES | Capability.STEP_SCORES;
+  const { numLayers } = resolved.info;
+  const everyLayer = Array.from({ length: numLayers + 1 }, (_, layer) => layout.hiddenLayers.includes(layer)).every(Boolean);
+  if (everyLayer) capabilities |= Capability.ACTIVATIONS;
+  if (everyLayer && hasReadoutWeights && resolved.heads.size > 0) capabilities |= Capability.LINEAR_READOUT;
+  return capabilities;
+}
+
+function kvShapeOf(layout: GraphLayout, config: OnnxModelConfig, file: string) {
+  const kvHeads = layout.kvHeads ?? config.numKvHeads;
+  const headDim = layout.headDim ?? config.headDim;
+  if (kvHeads === undefined || headDim === undefined) {
+    throw new ModelLoadError('the past_key_values inputs leave the key/value heads or the head size dynamic; pass options.config.numKvHeads and headDim', { file });
+  }
+  return { layers: layout.pastLayers, kvHeads, headDim };
+}
