@@ -9,6 +9,8 @@ export function rewardLensProject(name: string, options: { testTimeout?: number 
     test: {
       name,
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      // `*.browser.test.ts` run in Chromium, in a package's browser project (vitest.browser.shared.ts).
+      exclude: ['**/node_modules/**', '**/*.browser.test.ts'],
       testTimeout: options.testTimeout ?? 60_000,
       environment: 'node',
     },

@@ -11,8 +11,10 @@ export const modelOptions = {
 } as const;
 
 /** `--backend` in every help that has it. */
-export const backendOptionHelp = `  --backend <name>          tiny, onnx-node or auto (the highest-priority backend that can run
-                            the model); other backends by name once registered (default: auto
+export const backendOptionHelp = `  --backend <name>          webgpu, onnx-node, onnx-web, tiny or auto: auto takes the
+                            highest-priority backend that can run the model (webgpu only on a
+                            hardware adapter; named, webgpu also runs on SwiftShader); the
+                            notes say which ran and why others were skipped (default: auto
                             with --model, else tiny)`;
 
 /** The same flags in every command's help. */

@@ -179,7 +179,7 @@ describe('score errors', () => {
     const { exitCode, stderr } = await runMain(['score', '--problem', 'p', '--solution', 's', '--backend', 'no-such-backend']);
     expect(exitCode).toBe(1);
     expect(stderr).toMatch(/^reward-lens: BACKEND_RESOLUTION: .*no-such-backend/);
-    expect(stderr).toContain('registered: webgpu, onnx-node, tiny, webgpu-software');
+    expect(stderr).toContain('registered: webgpu, onnx-node, onnx-web, tiny, webgpu-software');
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { playwright } from '@vitest/browser-playwright';
+import { defineProject } from 'vitest/config';
+
+/**
+ * A package's `*.browser.test.ts` in headless Chromium: Debian's `/usr/bin/chromium` driven by
+ * playwright (never a downloaded browser), with WebGPU on SwiftShader. Tests run against source
+ * through the `@reward-lens/source` condition, with the browser's conditions after it.
+ */
+export function rewardLensBrowserProject(name: string, options: { testTimeout?: number; optimizeDepsExclude?: string[] } = {}) {
+  const chromium = '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    throw new Error(`${name} needs Chromium at ${chromium}: install Debian's "chromium" package (apt-get install -y chromium libvulkan1), as tools/bootstrap.sh does`);
+  }
+  const flags = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu'];
+  return defineProject({
+    resolve: { conditions: ['@reward-lens/source', 'module', 'browser', 'import', 'default'] },
+    optimizeDeps: { exclude: options.optimizeDepsExclude ?? [] },
+    test: {
+      name,
+      include: ['src/**/*.browser.test.ts'],
+      testTimeout: options.testTimeout ?? 60_000,
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        provider: playwright({ launchOptions: { executablePath: chromium, args: flags } }),
+        instances: [{ browser: 'chromium' }],
+      },
+    },
+  });
+}
