@@ -1,14 +1,16 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { bin: 'src/bin.ts', index: 'src/index.ts' },
-  format: ['esm'],
-  // Types only for the library entry; the bin has no API.
-  dts: { entry: { index: 'src/index.ts' } },
+const shared = {
   sourcemap: true,
-  clean: true,
   target: 'node20',
   platform: 'node',
   // The SDK packages are dependencies resolved at run time, never bundled into the CLI.
   external: [/^@reward-lens\//],
-});
+} as const;
+
+export default defineConfig([
+  // The library entry (`main`), for embedding: ESM, CJS and types.
+  { ...shared, entry: { index: 'src/index.ts' }, format: ['esm', 'cjs'], dts: true, clean: true },
+  // The `reward-lens` binary: ESM only, no API.
+  { ...shared, entry: { bin: 'src/bin.ts' }, format: ['esm'] },
+]);
