@@ -1,113 +1,104 @@
 /**
- * `pnpm --filter @reward-lens/backend-webgpu bench [--full]`: forward-pass throughput of the
- * WebGPU backend over a grid of batch sizes and lengths, side by side with backend-tiny on the
- * same weights (run against source). Uses a hardware adapter when there is one, SwiftShader
- * otherwise (with a warning: software numbers say nothing about GPUs).
+ * `pnpm --filter @reward-lens/backend-webgpu bench [-- --full] [--hardware]`: forward-pass
+ * throughput of the WebGPU backend over a grid of batch sizes and lengths, side by side with
+ * backend-tiny and backend-onnx-node (one intra-op thread) on the same weights, run against
+ * source. Without flags: hidden 128, 4 layers, batch 1/4(/8) × length 64/256, on a hardware
+ * adapter when one answers and on SwiftShader otherwise (with a warning: software numbers say
+ * nothing about GPUs). `--hardware` refuses a software adapter; `--full` is the GPU grid (hidden
+ * 512, 8 layers, batch 1/8/32 × length 128/512/2048, a few minutes at most), which needs one.
  */
-import { cpus } from 'node:os';
+import { createRequire } from 'node:module';
+import { createOnnxNodeBackend } from '@reward-lens/backend-onnx-node';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
-import { acquireDevice, createWebGpuBackend, describeAdapterInfo, getNodeGpu, requestWebGpuAdapter } from '../src/index.js';
+import { createRandomDecoder, type BackendV1 } from '@reward-lens/core/internal';
+import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
+import { createWebGpuBackend } from '../src/index.js';
+import { BenchSetupError, benchGrid, machineLine, parseBenchOptions, pickDevice } from './bench-setup.js';
+import { forwardRequest, maxDifference, median, Reference, speedUp, timeCell, type CellTimes } from './grid-cell.js';
 
-const full = process.argv.includes('--full');
-const config = defineDecoderConfig({
-  architecture: 'llama',
-  hiddenSize: 128,
-  numLayers: 4,
-  numHeads: 4,
-  numKvHeads: 2,
-  intermediateSize: 352,
-  vocabSize: 512,
-  maxPositions: 1024,
-  ropeTheta: 10000,
-  rmsNormEps: 1e-5,
-  tieWordEmbeddings: true,
-  attentionBias: false,
-  heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight' }],
-});
-
-async function pickDevice(): Promise<{ device: GPUDevice; software: boolean; description: string }> {
-  let hardware: GPUAdapter | null = null;
+const options = (() => {
   try {
-    hardware = await requestWebGpuAdapter({ powerPreference: 'high-performance' });
-  } catch {
-    hardware = null;
+    return parseBenchOptions(process.argv.slice(2));
+  } catch (error) {
+    return exitOnSetupError(error);
   }
-  const acquired = hardware
-    ? await acquireDevice({ adapter: hardware, allowSoftwareAdapter: true })
-    : await acquireDevice({ gpu: await getNodeGpu({ software: true }), allowSoftwareAdapter: true });
-  return { device: acquired.device, software: acquired.software, description: describeAdapterInfo(acquired.info) };
-}
+})();
+const { device, software, description } = await pickDevice(options).catch(exitOnSetupError);
+const { config, batches, lengths, repeats } = benchGrid(options, software);
+const onnxruntimeVersion = (createRequire(import.meta.resolve('@reward-lens/backend-onnx-node'))('onnxruntime-node/package.json') as { version: string }).version;
 
-function request(batchSize: number, length: number): ForwardRequestV1 {
-  const cells = batchSize * length;
-  return {
-    batchSize,
-    sequenceLength: length,
-    inputIds: Int32Array.from({ length: cells }, (_, index) => (index * 7919) % config.vocabSize),
-    attentionMask: new Uint8Array(cells).fill(1),
-    reads: [{ kind: 'head', head: 'value', positions: Array.from({ length: batchSize }, () => Array.from({ length }, (_, index) => index)) }],
-  };
-}
-
-/** Median milliseconds per forward over `repeats` runs after one warm-up; the last result too. */
-async function time(backend: BackendV1, forward: ForwardRequestV1, repeats: number): Promise<{ ms: number; values: Float32Array[] }> {
-  let values = (await backend.doForward(forward)).reads[0]!.values;
-  const samples: number[] = [];
-  for (let repeat = 0; repeat < repeats; repeat++) {
-    const start = performance.now();
-    values = (await backend.doForward(forward)).reads[0]!.values;
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { ms: samples[Math.floor(samples.length / 2)]!, values };
-}
-
-const { device, software, description } = await pickDevice();
 console.log(`adapter: ${description}`);
-console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} logical cores, Node ${process.version}`);
+console.log(machineLine(onnxruntimeVersion));
 if (software) {
   console.log('WARNING: a software adapter runs the shaders on the CPU (SwiftShader turns every workgroup barrier into a');
   console.log('         coroutine switch). These numbers say nothing about WebGPU on a GPU; run this on a machine with one.');
 }
-console.log(
-  `model: llama hidden ${config.hiddenSize}, ${config.numLayers} layers, ${config.numHeads}/${config.numKvHeads} heads, intermediate ${config.intermediateSize}; value head read at every position`,
-);
+const { hiddenSize, numLayers, numHeads, numKvHeads, intermediateSize } = config;
+console.log(`model: llama hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize}; value head read at every position`);
 
 const model = createRandomDecoder({ seed: 1, config });
 let start = performance.now();
-const webgpu = await createWebGpuBackend(model, { device, allowSoftwareAdapter: true });
-console.log(`backend created in ${((performance.now() - start) / 1000).toFixed(1)} s (weights uploaded, shaders compiled)\n`);
+const webgpu = await createWebGpuBackend(model, { device, allowSoftwareAdapter: !options.hardware });
+const createdIn = (performance.now() - start) / 1000;
+start = performance.now();
+const onnx = await createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: false }), { intraOpThreads: 1, config: model.config });
+console.log(`webgpu backend created in ${createdIn.toFixed(1)} s (weights uploaded, shaders compiled); onnx graph exported and loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 const tiny = createTinyBackend(model);
 
-const batches = full ? [1, 4, 8] : software ? [1, 4] : [1, 4, 8];
-const lengths = full ? [64, 256] : software ? [64, 256] : [64, 256];
-const repeats = software ? 2 : 5;
-console.log(`grid: batch ${batches.join('/')} × length ${lengths.join('/')}${full ? ' (--full)' : software ? ' (pass --full for batch 8)' : ''}, median of ${repeats} runs`);
-console.log('batch  length   webgpu ms  webgpu tok/s     tiny ms    tiny tok/s  webgpu speed-up  max |Δ| vs tiny');
-start = performance.now();
-for (const batchSize of batches) {
-  for (const length of lengths) {
-    const forward = request(batchSize, length);
-    const ours = await time(webgpu, forward, repeats);
-    const theirs = await time(tiny, forward, Math.min(repeats, 3));
-    let difference = 0;
-    ours.values.forEach((row, index) => row.forEach((value, position) => (difference = Math.max(difference, Math.abs(value - theirs.values[index]![position]!)))));
+const gridStart = performance.now();
+// The CPU references are measured where a run fits the cap, and for the full grid only until 100 s into it, so that it ends within about three minutes.
+const capMs = options.full ? 8000 : 30000;
+const deadline = gridStart + (options.full ? 100_000 : 600_000);
+const references = [new Reference('tiny', tiny, capMs, deadline), new Reference('onnx-node', onnx, capMs, deadline)];
+console.log(
+  `\ngrid: batch ${batches.join('/')} × length ${lengths.join('/')}${options.full ? ' (--full)' : ''}; webgpu: median of ${repeats} runs; ` +
+    'CPU references (one thread each): median of 3 runs, 1 where a run takes over a second; runs alternate backend by backend',
+);
+const header = ['batch', 'length', 'webgpu ms', 'tok/s', 'tiny ms', 'tok/s', 'speed-up', 'onnx ms', 'tok/s', 'speed-up', 'max |Δ|'];
+const widths = [5, 6, 10, 9, 9, 7, 8, 9, 7, 8, 8];
+const line = (cells: string[]) => console.log(cells.map((cell, index) => cell.padStart(widths[index]!)).join(' '));
+line(header);
+
+for (const length of lengths) {
+  for (const batchSize of batches) {
+    const forward = forwardRequest(batchSize, length, config.vocabSize);
+    const referenceRepeats = references.map((reference) => {
+      if (reference.skipReason(batchSize, length) !== undefined) return 0;
+      return (reference.predictMs(batchSize, length) ?? 0) < 1000 ? 3 : 1;
+    });
+    const [ours, ...theirs] = await timeCell([webgpu, ...references.map((reference) => reference.backend)], forward, [repeats, ...referenceRepeats]);
     const tokens = batchSize * length;
-    console.log(
-      [
-        String(batchSize).padStart(5),
-        String(length).padStart(7),
-        ours.ms.toFixed(1).padStart(11),
-        ((tokens / ours.ms) * 1000).toFixed(0).padStart(13),
-        theirs.ms.toFixed(1).padStart(11),
-        ((tokens / theirs.ms) * 1000).toFixed(0).padStart(13),
-        `${(theirs.ms / ours.ms).toFixed(2)}×`.padStart(16),
-        difference.toExponential(1).padStart(16),
-      ].join(' '),
-    );
+    const columns = (time: CellTimes | undefined, withSpeedUp: boolean) => {
+      if (!time) return withSpeedUp ? ['—', '—', '—'] : ['—', '—'];
+      const ms = median(time.samples);
+      const cells = [ms.toFixed(1), ((tokens / ms) * 1000).toFixed(0)];
+      return withSpeedUp ? [...cells, formatRatio(speedUp(ours!, time))] : cells;
+    };
+    theirs.forEach((time, index) => time && references[index]!.record(batchSize, length, median(time.samples)));
+    const differences = theirs.filter((time) => time !== undefined).map((time) => maxDifference(ours!.values, time.values));
+    line([
+      String(batchSize),
+      String(length),
+      ...columns(ours, false),
+      ...columns(theirs[0], true),
+      ...columns(theirs[1], true),
+      differences.length > 0 ? Math.max(...differences).toExponential(1) : '—',
+    ]);
   }
 }
-console.log(`\ngrid took ${((performance.now() - start) / 1000).toFixed(0)} s`);
-await webgpu.dispose();
+console.log(`\nspeed-up: the reference's time over webgpu's, median over the runs made back to back; max |Δ|: webgpu against the references run`);
+for (const reference of references) if (reference.skipped.length > 0) console.log(`${reference.label} skipped: ${reference.skipped.join(', ')}`);
+console.log(`grid took ${((performance.now() - gridStart) / 1000).toFixed(0)} s`);
+
+await Promise.all([webgpu, onnx, tiny].map((backend: BackendV1) => backend.dispose()));
 device.destroy();
+
+function formatRatio(ratio: number): string {
+  return `${ratio >= 10 ? ratio.toFixed(1) : ratio >= 0.1 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`;
+}
+
+function exitOnSetupError(error: unknown): never {
+  if (!(error instanceof BenchSetupError)) throw error;
+  console.error(`bench: ${error.message}`);
+  process.exit(1);
+}

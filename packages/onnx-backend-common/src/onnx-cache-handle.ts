@@ -1,45 +1,45 @@
 import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core/internal';
-
-/**
- * One row's keys and values: per layer `[kvHeads, length, headDim]` row-major, copied out of
- * the graph's `present.*` outputs. Never written after creation, so forks share it.
- */
-export interface RowKeyValues {
-  keys: Float32Array[];
-  values: Float32Array[];
-}
+import type { RowKeyValues, StoredRow } from './stored-row.js';
 
 /** A handle on one row's cache; what `doForward` returns with `returnCache`. */
 export class OnnxCacheHandle implements CacheHandleV1 {
   readonly specificationVersion = 'v1' as const;
-  #data: RowKeyValues | null;
+  #row: StoredRow | null;
 
   constructor(
     /** The backend instance (and so the graph) that made the handle. */
     readonly owner: { readonly name: string },
-    data: RowKeyValues,
+    /** Held once for this handle by whoever passes it. */
+    row: StoredRow,
     readonly length: number,
   ) {
-    this.#data = data;
+    this.#row = row;
   }
 
   /** The tensors, or a contract error once released. */
   data(): RowKeyValues {
-    if (this.#data === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
-    return this.#data;
+    return this.#live().data;
   }
 
   get released(): boolean {
-    return this.#data === null;
+    return this.#row === null;
   }
 
   /** O(1): the tensors are immutable, so the fork shares them. */
   fork(): CacheHandleV1 {
-    return new OnnxCacheHandle(this.owner, this.data(), this.length);
+    const row = this.#live();
+    row.hold();
+    return new OnnxCacheHandle(this.owner, row, this.length);
   }
 
-  /** Drops this handle's reference to the tensors (freed once no fork holds them). Idempotent. */
+  /** Drops this handle's hold on the tensors (freed once no fork holds them). Idempotent. */
   release(): void {
-    this.#data = null;
+    this.#row?.drop();
+    this.#row = null;
+  }
+
+  #live(): StoredRow {
+    if (this.#row === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
+    return this.#row;
   }
 }

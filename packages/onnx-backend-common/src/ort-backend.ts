@@ -11,11 +11,12 @@ import {
 } from '@reward-lens/core/internal';
 import { planBatch, type BatchPlan } from './batch-plan.js';
 import type { GraphLayout } from './graph-layout.js';
-import { extractRowKeyValues, pastTensorData, type KvShape } from './kv-tensors.js';
+import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
 import { applyReadout, type ReadoutWeights } from './linear-readout.js';
-import { OnnxCacheHandle, type RowKeyValues } from './onnx-cache-handle.js';
+import { OnnxCacheHandle } from './onnx-cache-handle.js';
 import type { OrtSession, OrtTensor, OrtTensorConstructor } from './ort-module.js';
 import type { ResolvedHead } from './resolve-model-info.js';
+import type { RowKeyValues } from './stored-row.js';
 
 /** Everything a loaded backend holds; dropped (and the session released) on dispose. */
 export interface OrtBackendState {
@@ -33,8 +34,8 @@ type Outputs = Readonly<Record<string, OrtTensor>>;
 
 /**
  * A `BackendV1` over one onnxruntime session, whichever runtime made it: feeds a padded batch
- * (with positions and the packed past), fetches only what the reads need, and copies out only
- * the requested positions.
+ * (with positions and the rows' pasts, as stored when they fit the feed, packed otherwise),
+ * fetches only what the reads need, and copies out only the requested positions.
  */
 export class OrtBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
@@ -70,14 +71,13 @@ export class OrtBackend implements BackendV1 {
 
     const reads = request.reads.map((read) => this.#serveRead(state, read, request.sequenceLength, plan, outputs));
     if (!returnCache) return { reads };
-    const presents = { keys: [] as Float32Array[], values: [] as Float32Array[] };
+    const presents: RowKeyValues = { keys: [], values: [] };
     for (let layer = 0; layer < this.info.numLayers; layer++) {
       presents.keys.push(outputs[`present.${layer}.key`]!.data as Float32Array);
       presents.values.push(outputs[`present.${layer}.value`]!.data as Float32Array);
     }
-    const caches = realTokens.map(
-      (count, row) => new OnnxCacheHandle(this, extractRowKeyValues(presents, plan, state.kvShape!, row), plan.rowPastLengths[row]! + count),
-    );
+    const rows = rowsOfPresents(presents, plan, state.kvShape!);
+    const caches = rows.map((row, index) => new OnnxCacheHandle(this, row, plan.rowPastLengths[index]! + realTokens[index]!));
     return { reads, caches };
   }
 
@@ -117,9 +117,10 @@ export class OrtBackend implements BackendV1 {
     const shape = state.kvShape;
     if (shape !== undefined) {
       const dims = [batchSize, shape.kvHeads, pastLength, shape.headDim];
+      const past = pastFeedData(pasts, plan, shape);
       for (let layer = 0; layer < shape.layers; layer++) {
-        feeds[`past_key_values.${layer}.key`] = new Tensor('float32', pastTensorData(pasts, plan, shape, layer, 'keys'), dims);
-        feeds[`past_key_values.${layer}.value`] = new Tensor('float32', pastTensorData(pasts, plan, shape, layer, 'values'), dims);
+        feeds[`past_key_values.${layer}.key`] = new Tensor('float32', past.keys[layer]!, dims);
+        feeds[`past_key_values.${layer}.value`] = new Tensor('float32', past.values[layer]!, dims);
       }
     }
     return feeds;
