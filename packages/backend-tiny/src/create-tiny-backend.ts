@@ -1,7 +1,8 @@
 import {
   BackendContractError,
   capabilitiesOf,
-  headWidth,
+  decoderModelInfo,
+  describeDecoder,
   validateDecoderModel,
   validateForwardRequest,
   type BackendV1,
@@ -45,14 +46,7 @@ class TinyBackend implements BackendV1 {
   constructor(model: TinyModel, kernelDescription: string) {
     this.#model = model;
     const { config } = model.weights;
-    this.info = {
-      description: `${config.architecture} hidden=${config.hiddenSize} layers=${config.numLayers} heads=${config.numHeads}/${config.numKvHeads} kernels=${kernelDescription}`,
-      vocabSize: config.vocabSize,
-      hiddenSize: config.hiddenSize,
-      numLayers: config.numLayers,
-      maxPositions: config.maxPositions,
-      heads: config.heads.map((head) => ({ name: head.name, kind: head.kind, width: headWidth(config, head) })),
-    };
+    this.info = decoderModelInfo(config, `${describeDecoder(config)} kernels=${kernelDescription}`);
   }
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {

@@ -2,7 +2,8 @@ import type {} from './webgpu-types.js';
 import {
   BackendContractError,
   capabilitiesOf,
-  headWidth,
+  decoderModelInfo,
+  describeDecoder,
   validateDecoderModel,
   validateForwardRequest,
   type BackendV1,
@@ -72,14 +73,7 @@ class WebGpuBackend implements BackendV1 {
     this.adapterDescription = adapterDescription;
     const { config, weightType } = model.weights;
     this.precision = weightType === 'f16' ? 'fp16' : 'fp32';
-    this.info = {
-      description: `${config.architecture} hidden=${config.hiddenSize} layers=${config.numLayers} heads=${config.numHeads}/${config.numKvHeads} on ${adapterDescription}, ${this.precision}${note}`,
-      vocabSize: config.vocabSize,
-      hiddenSize: config.hiddenSize,
-      numLayers: config.numLayers,
-      maxPositions: config.maxPositions,
-      heads: config.heads.map((head) => ({ name: head.name, kind: head.kind, width: headWidth(config, head) })),
-    };
+    this.info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${this.precision}${note}`);
   }
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {

@@ -33,7 +33,7 @@ export type {
   ReadRequestV1,
   ReadResultV1,
 } from './backend/v1/index.js';
-export { validateForwardRequest } from './backend/v1/index.js';
+export { decoderModelInfo, describeDecoder, validateForwardRequest } from './backend/v1/index.js';
 export {
   backendCandidates,
   registerBackend,

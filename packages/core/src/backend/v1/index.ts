@@ -11,3 +11,4 @@ export type {
   ReadResultV1,
 } from './backend-v1.js';
 export { validateForwardRequest } from './validate-forward-request.js';
+export { decoderModelInfo, describeDecoder } from './decoder-model-info.js';
