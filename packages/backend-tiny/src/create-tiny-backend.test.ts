@@ -8,7 +8,7 @@ import {
   type ReadRequestV1,
 } from '@reward-lens/core/internal';
 import { describe, expect, it } from 'vitest';
-import { createTinyBackend, type TinyBackendOptions } from './create-tiny-backend.js';
+import { createTinyBackend, createTinyBackendAsync, type TinyBackendOptions } from './create-tiny-backend.js';
 import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
 import { batchRequest, range } from './test-support/requests.js';
 import { testModel, tokenIds } from './test-support/test-models.js';
@@ -58,6 +58,17 @@ describe('createTinyBackend', () => {
     const scalar = await createTinyBackend(model, { kernels: 'scalar' }).doForward(valueRead);
     expect(await backend.doForward(valueRead)).toEqual(scalar);
     expect(products).toBeGreaterThan(0);
+  });
+
+  it('is created asynchronously on the same kernels, with the same results', async () => {
+    const model = createRandomDecoder({ seed: 1 });
+    for (const kernels of ['auto', 'wasm-simd', 'scalar'] as const) {
+      const synchronous = createTinyBackend(model, { kernels });
+      const asynchronous = await createTinyBackendAsync(model, { kernels });
+      expect(asynchronous.info).toEqual(synchronous.info);
+      expect(await asynchronous.doForward(valueRead)).toEqual(await synchronous.doForward(valueRead));
+    }
+    await expect(createTinyBackendAsync({ config: model.config, tensors: new Map() })).rejects.toThrow(ModelLoadError);
   });
 
   it('is deterministic in the seed: same seed, identical outputs; another seed, different ones', async () => {

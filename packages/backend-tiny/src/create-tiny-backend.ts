@@ -13,11 +13,11 @@ import {
   type ModelInfoV1,
 } from '@reward-lens/core/internal';
 import { cacheHandles, planRowCaches } from './cache-plan.js';
-import { createKernels, type KernelChoice } from './kernels/kernel-choice.js';
+import { createKernels, createKernelsAsync, type CreatedKernels, type KernelChoice } from './kernels/kernel-choice.js';
 import type { KernelSet } from './kernels/kernel-set.js';
 import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
 import { runForward, type TinyModel } from './model/forward.js';
-import { createRotaryTables } from './model/rotary-embedding.js';
+import { createRotaryTables, type RotaryTables } from './model/rotary-embedding.js';
 
 export interface TinyBackendOptions {
   /** Check every tensor's presence and size first (default true). */
@@ -43,10 +43,10 @@ class TinyBackend implements BackendV1 {
   readonly info: ModelInfoV1;
   #model: TinyModel | null;
 
-  constructor(model: TinyModel, kernelDescription: string) {
-    this.#model = model;
+  constructor(model: Omit<TinyModel, 'kernels'>, { kernels, description }: CreatedKernels) {
+    this.#model = { ...model, kernels };
     const { config } = model.weights;
-    this.info = decoderModelInfo(config, `${describeDecoder(config)} kernels=${kernelDescription}`);
+    this.info = decoderModelInfo(config, `${describeDecoder(config)} kernels=${description}`);
   }
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
@@ -70,6 +70,10 @@ class TinyBackend implements BackendV1 {
  * WebAssembly SIMD (float32 accumulation) where available, else in plain TypeScript (float64
  * accumulation); float32 storage. Bit-exact across batch compositions and padding sides.
  *
+ * Synchronous, for Node and workers: where a browser's main thread refuses to compile the kernel
+ * module synchronously (Chromium before 115 did above 4 KB), `'auto'` takes the scalar kernels
+ * and says why; `createTinyBackendAsync` gets the SIMD ones on any thread.
+ *
  * @example
  * const backend = createTinyBackend(createRandomDecoder({ seed: 1 }));
  * const { reads } = await backend.doForward({ batchSize: 1, sequenceLength: 3,
@@ -77,12 +81,30 @@ class TinyBackend implements BackendV1 {
  *   reads: [{ kind: 'head', head: 'value', positions: [[0, 1, 2]] }] });
  */
 export function createTinyBackend(model: DecoderModel, options: TinyBackendOptions = {}): BackendV1 {
+  const prepared = prepareModel(model, options);
+  return new TinyBackend(prepared, createKernels(options.kernels ?? 'auto', productWeights(prepared.weights)));
+}
+
+/**
+ * `createTinyBackend` with the WebAssembly kernel module compiled and instantiated
+ * asynchronously, which every thread allows: on a browser's main thread this is the way to the
+ * SIMD kernels. The backend is the same, and so are its results.
+ *
+ * @example
+ * const backend = await createTinyBackendAsync(createRandomDecoder({ seed: 1 }));
+ * backend.info.description; // '... kernels=wasm-simd', in a page too
+ */
+export async function createTinyBackendAsync(model: DecoderModel, options: TinyBackendOptions = {}): Promise<BackendV1> {
+  const prepared = prepareModel(model, options);
+  return new TinyBackend(prepared, await createKernelsAsync(options.kernels ?? 'auto', productWeights(prepared.weights)));
+}
+
+/** The model's weights gathered (validated first unless told not to) and its rotary tables. */
+function prepareModel(model: DecoderModel, options: TinyBackendOptions): { weights: DecoderWeights; rotary: RotaryTables } {
   if (options.validate !== false) validateDecoderModel(model);
   const weights = gatherDecoderWeights(model);
   const { config } = weights;
-  const rotary = createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta);
-  const { kernels, description } = createKernels(options.kernels ?? 'auto', productWeights(weights));
-  return new TinyBackend({ weights, rotary, kernels }, description);
+  return { weights, rotary: createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta) };
 }
 
 /** Every matrix and bias the products use, for the kernels to prepare (upload) once. */

@@ -1,4 +1,4 @@
-export { createTinyBackend, tinyBackendCapabilities } from './create-tiny-backend.js';
+export { createTinyBackend, createTinyBackendAsync, tinyBackendCapabilities } from './create-tiny-backend.js';
 export type { TinyBackendOptions } from './create-tiny-backend.js';
 export { tinyBackendRegistration } from './tiny-backend-registration.js';
 export { nextTokenLogits } from './next-token-logits.js';

@@ -16,6 +16,7 @@ describe('tinyBackendRegistration', () => {
       for (const requested of ['tiny', 'auto']) {
         const { backend, notes } = await resolveBackend(requested, { kind: 'decoder', model, description: 'a seeded model' });
         expect(backend.name).toBe('tiny');
+        expect(backend.info.description).toMatch(/ kernels=wasm-simd$/);
         expect(notes[0]).toContain('"tiny"');
       }
     } finally {

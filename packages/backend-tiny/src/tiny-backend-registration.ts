@@ -1,7 +1,10 @@
 import type { BackendRegistration } from '@reward-lens/core/internal';
-import { createTinyBackend } from './create-tiny-backend.js';
+import { createTinyBackendAsync } from './create-tiny-backend.js';
 
-/** Registers `tiny` for in-memory decoder weights; it skips ONNX graphs with a reason. */
+/**
+ * Registers `tiny` for in-memory decoder weights; it skips ONNX graphs with a reason. It creates
+ * backends asynchronously, so that a browser's main thread gets the WebAssembly SIMD kernels too.
+ */
 export const tinyBackendRegistration: BackendRegistration = {
   name: 'tiny',
   priority: 10,
@@ -10,6 +13,6 @@ export const tinyBackendRegistration: BackendRegistration = {
   },
   async create(source) {
     if (source.kind !== 'decoder') throw new Error(`backend-tiny cannot run a "${source.kind}" source`);
-    return createTinyBackend(source.model);
+    return createTinyBackendAsync(source.model);
   },
 };

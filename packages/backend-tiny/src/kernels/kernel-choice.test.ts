@@ -1,6 +1,6 @@
 import { BackendResolutionError } from '@reward-lens/core/internal';
 import { describe, expect, it } from 'vitest';
-import { createKernels, selectKernels, type KernelChoice } from './kernel-choice.js';
+import { createKernels, createKernelsAsync, selectKernels, type KernelChoice } from './kernel-choice.js';
 import { scalarKernels } from './kernel-set.js';
 
 describe('selectKernels', () => {
@@ -17,30 +17,43 @@ describe('selectKernels', () => {
   });
 });
 
-describe('createKernels', () => {
+// Both ways of creating kernels (synchronous and asynchronous instantiation) share everything else.
+describe.each([
+  ['createKernels', async (...args: Parameters<typeof createKernels>) => createKernels(...args)],
+  ['createKernelsAsync', createKernelsAsync],
+])('%s', (_, create) => {
   const weights = [new Float32Array(1000), new Float32Array(300_000)];
+  const noSimd = { platform: { wasmSimdUnavailable: 'no WebAssembly SIMD on this platform' } };
 
-  it('says when auto fell back, and refuses an explicit choice the platform lacks', () => {
-    expect(createKernels('auto', weights, { platform: { wasmSimdUnavailable: 'no WebAssembly SIMD on this platform' } })).toEqual({
+  it('says when auto fell back, and refuses an explicit choice the platform lacks', async () => {
+    expect(await create('auto', weights, noSimd)).toEqual({
       kernels: scalarKernels,
       description: 'scalar (wasm-simd: no WebAssembly SIMD on this platform)',
     });
-    expect(() => createKernels('wasm-simd', weights, { platform: { wasmSimdUnavailable: 'no WebAssembly SIMD on this platform' } })).toThrow(BackendResolutionError);
+    await expect(create('wasm-simd', weights, noSimd)).rejects.toThrow(BackendResolutionError);
   });
 
-  it('falls back under auto when the weights do not fit in WebAssembly memory, and refuses otherwise', () => {
+  it('falls back under auto when the weights do not fit in WebAssembly memory, and refuses otherwise', async () => {
     const small = { maximumWasmBytes: 1 << 20 };
-    const fallback = createKernels('auto', weights, small);
+    const fallback = await create('auto', weights, small);
     expect(fallback.kernels).toBe(scalarKernels);
     expect(fallback.description).toMatch(/^scalar \(wasm-simd: the weights do not fit in WebAssembly memory \(cannot grow WebAssembly memory to 1\.1 MiB\)\)$/);
-    expect(() => createKernels('wasm-simd', weights, small)).toThrow(/do not fit in WebAssembly memory/);
-    expect(createKernels('auto', weights, { maximumWasmBytes: 2 << 20 }).description).toBe('wasm-simd');
+    await expect(create('wasm-simd', weights, small)).rejects.toThrow(/do not fit in WebAssembly memory/);
+    expect((await create('auto', weights, { maximumWasmBytes: 2 << 20 })).description).toBe('wasm-simd');
   });
 
-  it('gives every backend its own WebAssembly kernels (their memory holds its weights)', () => {
-    const first = createKernels('wasm-simd', weights);
+  it('gives every backend its own WebAssembly kernels (their memory holds its weights)', async () => {
+    const first = await create('wasm-simd', weights);
     expect(first.description).toBe('wasm-simd');
-    expect(first.kernels).not.toBe(createKernels('wasm-simd', weights).kernels);
-    expect(createKernels('scalar', weights).kernels).toBe(scalarKernels);
+    expect(first.kernels).not.toBe((await create('wasm-simd', weights)).kernels);
+    expect((await create('scalar', weights)).kernels).toBe(scalarKernels);
+  });
+
+  it('uses a kernel set given as it is, its weights prepared on it', async () => {
+    const prepared: Float32Array[] = [];
+    const own = { ...scalarKernels, name: 'own', prepareWeights: (tensor: Float32Array) => void prepared.push(tensor) };
+    expect(await create(own, weights)).toEqual({ kernels: own, description: 'own' });
+    expect(prepared.length).toBe(weights.length);
+    expect(prepared.every((tensor, index) => tensor === weights[index])).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { BackendResolutionError } from '@reward-lens/core/internal';
 import { scalarKernels, type KernelSet } from './kernel-set.js';
 import { WasmMemoryLimitError } from './wasm/wasm-heap.js';
-import { createWasmSimdKernels, wasmSimdUnavailableReason } from './wasm/wasm-simd-kernels.js';
+import { createWasmSimdKernels, createWasmSimdKernelsAsync, wasmSimdUnavailableReason, wasmSimdUnavailableReasonAsync } from './wasm/wasm-simd-kernels.js';
 
 /** Which kernels a backend runs on: `'auto'` takes the fastest the platform has. */
 export type KernelChoice = 'auto' | 'wasm-simd' | 'scalar';
@@ -40,9 +40,14 @@ export function selectKernels(choice: KernelChoice, platform: KernelPlatform): K
   throw new Error('unreachable: the scalar kernels are always available');
 }
 
-/** The platform this process runs on. */
+/** The platform this process runs on, for kernels created synchronously. */
 export function currentKernelPlatform(): KernelPlatform {
   return { wasmSimdUnavailable: wasmSimdUnavailableReason() };
+}
+
+/** The platform this process runs on, for kernels created asynchronously (as a browser's main thread needs). */
+export async function currentKernelPlatformAsync(): Promise<KernelPlatform> {
+  return { wasmSimdUnavailable: await wasmSimdUnavailableReasonAsync() };
 }
 
 export interface KernelOptions {
@@ -52,37 +57,64 @@ export interface KernelOptions {
   maximumWasmBytes?: number;
 }
 
+/** A backend's kernels, its weights prepared on them, and how they were chosen. */
+export interface CreatedKernels {
+  kernels: KernelSet;
+  /** e.g. `wasm-simd`, or after an `'auto'` fallback `scalar (wasm-simd: no WebAssembly SIMD on this platform)`. */
+  description: string;
+}
+
 /**
  * The kernels for one backend, with its `weights` (every matrix and bias of its products)
- * prepared on them, and how they were chosen: `description` is e.g. `wasm-simd`, or after an
- * `'auto'` fallback `scalar (wasm-simd: no WebAssembly SIMD on this platform)`. `'auto'` also
- * falls back when the weights do not fit in WebAssembly memory. An explicit choice that cannot
- * run throws `BackendResolutionError` with the reason. A `KernelSet` is used as it is.
+ * prepared on them, and how they were chosen. `'auto'` falls back to the next kernels when the
+ * platform lacks a set or the weights do not fit in WebAssembly memory, and says why in the
+ * description. An explicit choice that cannot run throws `BackendResolutionError` with the
+ * reason. A `KernelSet` is used as it is. Compiles the WebAssembly module synchronously, which
+ * a browser's main thread may refuse (then `'auto'` takes the scalar kernels): see `createKernelsAsync`.
  */
-export function createKernels(
-  choice: KernelChoice | KernelSet,
-  weights: readonly Float32Array[],
-  options: KernelOptions = {},
-): { kernels: KernelSet; description: string } {
-  if (typeof choice !== 'string') {
-    for (const tensor of weights) choice.prepareWeights?.(tensor);
-    return { kernels: choice, description: choice.name };
-  }
-  const selection = selectKernels(choice, options.platform ?? currentKernelPlatform());
-  const unavailable = (reason: string, cause?: unknown) =>
-    new BackendResolutionError(`tiny (kernels: ${choice})`, [{ name: choice, reason }], cause === undefined ? undefined : { cause });
-  if (selection.kernels === null) throw unavailable(selection.reason);
-  const describe = (name: string, note?: string) => (note === undefined ? name : `${name} (${note})`);
-  if (selection.kernels === 'scalar') return { kernels: scalarKernels, description: describe('scalar', selection.note) };
+export function createKernels(choice: KernelChoice | KernelSet, weights: readonly Float32Array[], options: KernelOptions = {}): CreatedKernels {
+  if (typeof choice !== 'string') return adoptKernels(choice, weights);
+  const selection = selectOrThrow(choice, options.platform ?? currentKernelPlatform());
+  const kernels = selection.kernels === 'wasm-simd' ? createWasmSimdKernels({ maximumBytes: options.maximumWasmBytes }) : scalarKernels;
+  return prepareKernels(choice, selection, kernels, weights);
+}
 
-  const kernels = createWasmSimdKernels({ maximumBytes: options.maximumWasmBytes });
+/**
+ * `createKernels` with the WebAssembly module compiled and instantiated asynchronously, which
+ * every thread allows: the way to the SIMD kernels on a browser's main thread.
+ */
+export async function createKernelsAsync(choice: KernelChoice | KernelSet, weights: readonly Float32Array[], options: KernelOptions = {}): Promise<CreatedKernels> {
+  if (typeof choice !== 'string') return adoptKernels(choice, weights);
+  const selection = selectOrThrow(choice, options.platform ?? (await currentKernelPlatformAsync()));
+  const kernels = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync({ maximumBytes: options.maximumWasmBytes }) : scalarKernels;
+  return prepareKernels(choice, selection, kernels, weights);
+}
+
+function adoptKernels(kernels: KernelSet, weights: readonly Float32Array[]): CreatedKernels {
+  for (const tensor of weights) kernels.prepareWeights?.(tensor);
+  return { kernels, description: kernels.name };
+}
+
+const unavailable = (choice: KernelChoice, reason: string, cause?: unknown) =>
+  new BackendResolutionError(`tiny (kernels: ${choice})`, [{ name: choice, reason }], cause === undefined ? undefined : { cause });
+
+const withNote = (name: string, note?: string) => (note === undefined ? name : `${name} (${note})`);
+
+function selectOrThrow(choice: KernelChoice, platform: KernelPlatform): { kernels: KernelName; note?: string } {
+  const selection = selectKernels(choice, platform);
+  if (selection.kernels === null) throw unavailable(choice, selection.reason);
+  return selection;
+}
+
+/** What both ways of creating kernels share once the selected set exists: uploading the weights. */
+function prepareKernels(choice: KernelChoice, selection: { kernels: KernelName; note?: string }, kernels: KernelSet, weights: readonly Float32Array[]): CreatedKernels {
   try {
-    for (const tensor of weights) kernels.prepareWeights!(tensor);
+    for (const tensor of weights) kernels.prepareWeights?.(tensor);
   } catch (error) {
     if (!(error instanceof WasmMemoryLimitError)) throw error;
     const reason = `the weights do not fit in WebAssembly memory (${error.message})`;
-    if (choice !== 'auto') throw unavailable(reason, error);
-    return { kernels: scalarKernels, description: describe('scalar', `wasm-simd: ${reason}`) };
+    if (choice !== 'auto') throw unavailable(choice, reason, error);
+    return { kernels: scalarKernels, description: withNote('scalar', `wasm-simd: ${reason}`) };
   }
-  return { kernels, description: describe('wasm-simd', selection.note) };
+  return { kernels, description: withNote(selection.kernels, selection.note) };
 }

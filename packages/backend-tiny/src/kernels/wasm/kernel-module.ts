@@ -21,26 +21,57 @@ export function buildKernelModule(): Uint8Array<ArrayBuffer> {
   return builder.toBytes();
 }
 
-let compiled: { module: WebAssembly.Module } | { unavailable: string } | undefined;
+type CompiledKernelModule = { module: WebAssembly.Module } | { unavailable: string };
+
+let compiled: CompiledKernelModule | undefined;
+let compiledAsynchronously: Promise<CompiledKernelModule> | undefined;
 
 /**
  * The compiled kernel module, or why this platform cannot run it (no WebAssembly, no
- * fixed-width SIMD, or synchronous compilation refused, as on a browser's main thread).
+ * fixed-width SIMD, or synchronous compilation refused, as on some browsers' main thread).
  * Validating the very module that will run, rather than a probe, means "available" cannot
  * disagree with "compiles". Emitted, validated and compiled once a process.
  */
-export function compiledKernelModule(): { module: WebAssembly.Module } | { unavailable: string } {
+export function compiledKernelModule(): CompiledKernelModule {
   compiled ??= compile();
   return compiled;
 }
 
-function compile(): { module: WebAssembly.Module } | { unavailable: string } {
+/**
+ * The same, compiled with `WebAssembly.compile`, which a browser's main thread allows at any
+ * size (Chromium before 115 refused synchronous compilation there above 4 KB). Reuses a module
+ * already compiled synchronously; compiled once a process otherwise.
+ */
+export function compiledKernelModuleAsync(): Promise<CompiledKernelModule> {
+  compiledAsynchronously ??= compiled !== undefined && 'module' in compiled ? Promise.resolve(compiled) : compileAsync();
+  return compiledAsynchronously;
+}
+
+/** The module's bytes once validated, or why this platform cannot run them. */
+function validatedBytes(): { bytes: Uint8Array<ArrayBuffer> } | { unavailable: string } {
   if (typeof WebAssembly !== 'object') return { unavailable: 'no WebAssembly on this platform' };
   const bytes = buildKernelModule();
-  if (!WebAssembly.validate(bytes)) return { unavailable: 'no WebAssembly SIMD on this platform' };
+  return WebAssembly.validate(bytes) ? { bytes } : { unavailable: 'no WebAssembly SIMD on this platform' };
+}
+
+const compileFailure = (error: unknown) => ({ unavailable: `the kernel module did not compile: ${error instanceof Error ? error.message : String(error)}` });
+
+function compile(): CompiledKernelModule {
+  const validated = validatedBytes();
+  if ('unavailable' in validated) return validated;
   try {
-    return { module: new WebAssembly.Module(bytes) };
+    return { module: new WebAssembly.Module(validated.bytes) };
   } catch (error) {
-    return { unavailable: `the kernel module did not compile: ${error instanceof Error ? error.message : String(error)}` };
+    return compileFailure(error);
+  }
+}
+
+async function compileAsync(): Promise<CompiledKernelModule> {
+  const validated = validatedBytes();
+  if ('unavailable' in validated) return validated;
+  try {
+    return { module: await WebAssembly.compile(validated.bytes) };
+  } catch (error) {
+    return compileFailure(error);
   }
 }

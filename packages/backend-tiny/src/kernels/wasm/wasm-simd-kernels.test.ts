@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { attendRow, createAttentionScratch } from '../../model/attention.js';
 import { relativeError } from '../../test-support/requests.js';
 import { scalarKernels, type AttentionShape } from '../kernel-set.js';
-import { createWasmSimdKernels, wasmSimdUnavailableReason } from './wasm-simd-kernels.js';
+import { createWasmSimdKernels, createWasmSimdKernelsAsync, wasmSimdUnavailableReason, wasmSimdUnavailableReasonAsync } from './wasm-simd-kernels.js';
 
 function randomArray(length: number, seed: number, scale = 1): Float32Array {
   const random = createSeededRandom(seed);
@@ -13,8 +13,24 @@ function randomArray(length: number, seed: number, scale = 1): Float32Array {
 const bitsOf = (values: Float32Array) => [...new Uint32Array(values.buffer, values.byteOffset, values.length)];
 
 describe('WebAssembly SIMD kernels', () => {
-  it('are available on the Node versions the package supports', () => {
+  it('are available on the Node versions the package supports, synchronously and asynchronously', async () => {
     expect(wasmSimdUnavailableReason()).toBeNull();
+    expect(await wasmSimdUnavailableReasonAsync()).toBeNull();
+  });
+
+  it('give the same bits whether instantiated synchronously or asynchronously', async () => {
+    const [rows, inDim, outDim] = [5, 37, 11];
+    const x = randomArray(rows * inDim, 1);
+    const w = randomArray(outDim * inDim, 2);
+    const bias = randomArray(outDim, 3);
+    const product = (kernels: typeof scalarKernels) => {
+      const out = new Float32Array(rows * outDim);
+      kernels.matmulTransposed(out, x, w, rows, inDim, outDim, bias);
+      return bitsOf(out);
+    };
+    const asynchronous = await createWasmSimdKernelsAsync();
+    expect(asynchronous.name).toBe('wasm-simd');
+    expect(product(asynchronous)).toEqual(product(createWasmSimdKernels()));
   });
 
   it('gatedSilu matches silu(gate)·up in float64 and gives an element the same bits at any index', () => {

@@ -1,12 +1,18 @@
 import type { AttentionShape, KernelSet } from '../kernel-set.js';
-import { compiledKernelModule, type KernelModuleExports } from './kernel-module.js';
+import { compiledKernelModule, compiledKernelModuleAsync, type KernelModuleExports } from './kernel-module.js';
 import { matmulRowBlock } from './matmul-simd.js';
 import { attendRowInWasm } from './wasm-attention.js';
 import { WasmHeap } from './wasm-heap.js';
 
-/** Why the WebAssembly SIMD kernels cannot run here, or null when they can. */
+/** Why the WebAssembly SIMD kernels cannot be created synchronously here, or null when they can. */
 export function wasmSimdUnavailableReason(): string | null {
   const compiled = compiledKernelModule();
+  return 'unavailable' in compiled ? compiled.unavailable : null;
+}
+
+/** Why the WebAssembly SIMD kernels cannot be created asynchronously here (on any thread), or null when they can. */
+export async function wasmSimdUnavailableReasonAsync(): Promise<string | null> {
+  const compiled = await compiledKernelModuleAsync();
   return 'unavailable' in compiled ? compiled.unavailable : null;
 }
 
@@ -26,9 +32,9 @@ class WasmSimdKernels implements KernelSet {
   readonly #heap: WasmHeap;
   readonly #kernels: KernelModuleExports;
 
-  constructor(module: WebAssembly.Module, maximumBytes: number | undefined) {
-    this.#heap = new WasmHeap(maximumBytes);
-    const instance = new WebAssembly.Instance(module, { env: { memory: this.#heap.memory } });
+  /** `instance` is the kernel module instantiated over `heap.memory`. */
+  constructor(heap: WasmHeap, instance: WebAssembly.Instance) {
+    this.#heap = heap;
     this.#kernels = instance.exports as unknown as KernelModuleExports;
   }
 
@@ -93,13 +99,37 @@ class WasmSimdKernels implements KernelSet {
   }
 }
 
+export interface WasmSimdKernelOptions {
+  /** A cap on the set's memory in bytes (default: the engine's limit). */
+  maximumBytes?: number | undefined;
+}
+
 /**
  * A new WebAssembly SIMD kernel set with its own memory (one per backend, so that a backend's
  * uploaded weights are freed with it), capped at `maximumBytes` when given; growing past the
  * cap throws `WasmMemoryLimitError`. Throws where `wasmSimdUnavailableReason()` gives a reason.
+ * Compiles and instantiates synchronously, which some browsers refuse on the main thread for
+ * this module: use `createWasmSimdKernelsAsync` there.
  */
-export function createWasmSimdKernels(options: { maximumBytes?: number | undefined } = {}): KernelSet {
-  const compiled = compiledKernelModule();
-  if ('unavailable' in compiled) throw new Error(`WebAssembly SIMD kernels unavailable: ${compiled.unavailable}`);
-  return new WasmSimdKernels(compiled.module, options.maximumBytes);
+export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): KernelSet {
+  const module = moduleOrThrow(compiledKernelModule());
+  const heap = new WasmHeap(options.maximumBytes);
+  return new WasmSimdKernels(heap, new WebAssembly.Instance(module, importsOver(heap)));
 }
+
+/**
+ * The same set, compiled and instantiated asynchronously, as a browser's main thread allows.
+ * Throws where `wasmSimdUnavailableReasonAsync()` gives a reason.
+ */
+export async function createWasmSimdKernelsAsync(options: WasmSimdKernelOptions = {}): Promise<KernelSet> {
+  const module = moduleOrThrow(await compiledKernelModuleAsync());
+  const heap = new WasmHeap(options.maximumBytes);
+  return new WasmSimdKernels(heap, await WebAssembly.instantiate(module, importsOver(heap)));
+}
+
+function moduleOrThrow(compiled: { module: WebAssembly.Module } | { unavailable: string }): WebAssembly.Module {
+  if ('unavailable' in compiled) throw new Error(`WebAssembly SIMD kernels unavailable: ${compiled.unavailable}`);
+  return compiled.module;
+}
+
+const importsOver = (heap: WasmHeap): WebAssembly.Imports => ({ env: { memory: heap.memory } });
