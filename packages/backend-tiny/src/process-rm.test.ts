@@ -77,6 +77,24 @@ describe('ProcessRM on backend-tiny', () => {
     expect(counted.forwardCalls).toBe(1);
   });
 
+  it("reports inputs it cannot score and scores the rest with onInvalid: 'report'", async () => {
+    const prm = await ProcessRM.fromTiny({ seed: 0 });
+    const inputs = [[problem, solution], { problem } as never, [problem, '   '], { problem, steps: ['a=1', 'b=2'] }] as const;
+    const steps = await prm.stepScores(inputs, { onInvalid: 'report' });
+    expect(steps.value.errors.map((error) => error?.code ?? null)).toEqual([null, 'INVALID_INPUT', 'INVALID_INPUT', null]);
+    expect(steps.value.stepCounts).toEqual([3, 0, 0, 2]);
+    expect(steps.value.curves[1]).toHaveLength(0);
+    expect(steps.value.meta[2]!.notes[0]).toMatch(/^not scored: INVALID_INPUT: /);
+    const alone = await prm.stepScores([[problem, solution], { problem, steps: ['a=1', 'b=2'] }]);
+    expect(steps.value.curves[0]).toEqual(alone.value.curves[0]);
+    expect(steps.value.curves[3]).toEqual(alone.value.curves[1]);
+    const outcome = await prm.score(inputs, { onInvalid: 'report' });
+    expect(Number.isNaN(outcome.value.values[1]!)).toBe(true);
+    expect(outcome.value.values[0]).toBe(alone.value.curves[0]![2]);
+    // Without it, the first bad input throws for the call.
+    await expect(prm.stepScores(inputs)).rejects.toThrow(/pair 1/);
+  });
+
   it('rejects malformed input with typed errors that say where', async () => {
     const prm = await ProcessRM.fromTiny({ seed: 0 });
     await expect(prm.score([problem, solution] as never)).rejects.toThrow(/wrap a single \[problem, solution\] pair in a list/);

@@ -63,6 +63,8 @@ export {
   ProcessRM,
   ScoredPrefix,
   type OutcomeScores,
+  type PairErrors,
+  type ScoringOptions,
   type PairMeta,
   type PrefixScores,
   type ProcessRMOptions,

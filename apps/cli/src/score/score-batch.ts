@@ -1,4 +1,4 @@
-import { RewardLensError, SequenceTooLongError, type ProcessRM } from '@reward-lens/core';
+import { SequenceTooLongError, type ProcessRM, type RewardLensError } from '@reward-lens/core';
 import type { RecordError, RecordInput } from './input-record.js';
 import { scoredRecordsFromEvidence, type ScoredRecord } from './scored-record.js';
 
@@ -11,19 +11,15 @@ function recordError(error: RewardLensError): RecordError {
 }
 
 /**
- * Scores records in one batched call. Core fails a batch as a whole when one record is bad (an
- * empty solution, a sequence too long), so on a reward-lens error the records are retried one
- * by one and only the bad ones come back as errors. Other errors are bugs and propagate.
+ * Scores records in one batched call. Core reports a record it cannot score (an empty solution, a
+ * sequence too long) in `value.errors` and scores the others (`onInvalid: 'report'`); those come
+ * back as error records. Other errors are bugs or infrastructure failures and propagate.
  */
 export async function scoreBatch(prm: ProcessRM, inputs: readonly RecordInput[], aggregateName: string): Promise<RecordOutcome[]> {
-  try {
-    const evidence = await prm.stepScores(inputs);
-    return scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes: prm.notes }, aggregateName).map((scored) => ({ scored }));
-  } catch (error) {
-    if (!RewardLensError.isInstance(error)) throw error;
-    if (inputs.length === 1) return [{ error: recordError(error) }];
-  }
-  const outcomes: RecordOutcome[] = [];
-  for (const input of inputs) outcomes.push(...(await scoreBatch(prm, [input], aggregateName)));
-  return outcomes;
+  const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
+  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes: prm.notes }, aggregateName);
+  return scored.map((record, index) => {
+    const error = evidence.value.errors[index];
+    return error ? { error: recordError(error) } : { scored: record };
+  });
 }

@@ -56,7 +56,7 @@ export function aggregateScoredSteps(curve: ArrayLike<number>, name: string): { 
     if (Number.isFinite(curve[index]!)) scored.push(curve[index]!);
     else unscored.push(index + 1);
   }
-  if (unscored.length === 0) return { aggregate: { name, value: aggregate(curve, name) }, notes: [] };
+  if (curve.length > 0 && unscored.length === 0) return { aggregate: { name, value: aggregate(curve, name) }, notes: [] };
   if (scored.length === 0) return { aggregate: { name, value: Number.NaN, scoredSteps: 0 }, notes: [`${name} not computed: no step has a score`] };
   const stepWord = unscored.length === 1 ? 'step' : 'steps';
   return {

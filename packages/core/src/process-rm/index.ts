@@ -1,6 +1,6 @@
-export { ProcessRM, type ProcessRMOptions } from './process-rm.js';
+export { ProcessRM, type ProcessRMOptions, type ScoringOptions } from './process-rm.js';
 export { ScoredPrefix } from './scored-prefix.js';
-export type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
+export type { OutcomeScores, PairErrors, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 export type { ScoringInput } from './scoring-input.js';
 export type { PairMeta, TokenizedPair, TokenizedStep } from './tokenize-pair.js';
 export type { TinyModelOptions } from './load-tiny.js';

@@ -1,8 +1,14 @@
+import type { RewardLensError } from '../errors/reward-lens-error.js';
 import type { PairMeta, TokenizedStep } from './tokenize-pair.js';
+
+/** Per input, the error that kept it from being scored (with `onInvalid: 'report'`), or null. */
+export type PairErrors = (RewardLensError | null)[];
 
 /** One outcome scalar per pair: the reward at the last step's read position. */
 export interface OutcomeScores {
+  /** NaN for an input that was not scored. */
   values: Float32Array;
+  errors: PairErrors;
 }
 
 /** Per pair, the score at every step boundary. `curves[i][stepCounts[i] - 1]` is pair i's outcome. */
@@ -11,6 +17,7 @@ export interface StepScores {
   curves: Float32Array[];
   steps: TokenizedStep[][];
   meta: PairMeta[];
+  errors: PairErrors;
 }
 
 /** Per pair, the reward read at every token position of the sequence (problem included). */
@@ -19,6 +26,7 @@ export interface PrefixScores {
   /** Per pair, the positions at which its steps are read (indices into its curve). */
   stepReadPositions: number[][];
   meta: PairMeta[];
+  errors: PairErrors;
 }
 
 /** Per pair, the hidden state of one layer at every step's read position (`nSteps * hiddenSize`). */
@@ -27,4 +35,5 @@ export interface StepActivations {
   hiddenSize: number;
   values: Float32Array[];
   meta: PairMeta[];
+  errors: PairErrors;
 }

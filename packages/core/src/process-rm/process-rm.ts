@@ -1,6 +1,7 @@
 import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
 import { formatCapabilities, hasCapability, type Capabilities, type CapabilityName } from '../capabilities.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { RewardLensError } from '../errors/reward-lens-error.js';
 import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
 import { createEvidence, type Evidence } from '../evidence.js';
 import { sequenceClassifierRecipe } from '../recipes/presets.js';
@@ -8,13 +9,16 @@ import { plainValueRecipe, recipeGauge, type ReadingRecipe } from '../recipes/re
 import type { StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
-import { forwardInBatches, type SequenceReads } from './forward-batches.js';
+import { forwardInBatches } from './forward-batches.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { unscoredPair, type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
 import { ScoredPrefix } from './scored-prefix.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
 import { tokenizePair, type TokenizedPair, type TokenizeOptions } from './tokenize-pair.js';
+
+export type { ScoringOptions } from './tokenized-batch.js';
 
 export interface ProcessRMOptions {
   /** How the model is read; defaults to a raw value head at each step's last token. */
@@ -140,26 +144,23 @@ export class ProcessRM {
   }
 
   /** One outcome scalar per pair (the reward at the last step's read position). */
-  async score(inputs: readonly ScoringInput[]): Promise<Evidence<OutcomeScores>> {
+  async score(inputs: readonly ScoringInput[], options: ScoringOptions = {}): Promise<Evidence<OutcomeScores>> {
     this.require('SCORES', 'score');
-    const pairs = this.tokenizeAll(inputs);
-    const curves = await this.readHead(pairs.map((pair) => ({ inputIds: pair.inputIds, positions: [pair.readPositions[pair.readPositions.length - 1]!] })));
-    return this.evidence({ values: Float32Array.from(curves, (curve) => curve[0]!) }, pairs);
+    const batch = this.tokenizeAll(inputs, options);
+    const curves = await this.readHead(batch, (pair) => [pair.readPositions[pair.readPositions.length - 1]!]);
+    return this.evidence({ values: Float32Array.from(curves, (curve) => curve[0] ?? Number.NaN), errors: batch.errors }, batch);
   }
 
   /**
    * Per pair, the score at every step boundary, all from one forward pass.
    * `layer` reads the reward head at an inner layer (LINEAR_READOUT).
    */
-  async stepScores(inputs: readonly ScoringInput[], options: { layer?: number } = {}): Promise<Evidence<StepScores>> {
+  async stepScores(inputs: readonly ScoringInput[], options: ScoringOptions & { layer?: number } = {}): Promise<Evidence<StepScores>> {
     this.require('STEP_SCORES', 'stepScores');
     if (options.layer !== undefined && options.layer !== this.backend.info.numLayers) this.require('LINEAR_READOUT', 'stepScores at an inner layer');
-    const pairs = this.tokenizeAll(inputs);
-    const curves = await this.readHead(
-      pairs.map((pair) => ({ inputIds: pair.inputIds, positions: pair.readPositions.filter((position) => position >= 0) })),
-      options.layer,
-    );
-    const fullCurves = pairs.map((pair, index) => {
+    const batch = this.tokenizeAll(inputs, options);
+    const curves = await this.readHead(batch, (pair) => pair.readPositions.filter((position) => position >= 0), options.layer);
+    const fullCurves = batch.pairs.map((pair, index) => {
       // Steps cut off by left truncation have no score: NaN, and the pair's notes say so.
       const curve = new Float32Array(pair.steps.length).fill(Number.NaN);
       let next = 0;
@@ -169,32 +170,41 @@ export class ProcessRM {
       return curve;
     });
     return this.evidence(
-      { stepCounts: pairs.map((pair) => pair.steps.length), curves: fullCurves, steps: pairs.map((pair) => pair.steps), meta: pairs.map((pair) => pair.meta) },
-      pairs,
+      {
+        stepCounts: batch.pairs.map((pair) => pair.steps.length),
+        curves: fullCurves,
+        steps: batch.pairs.map((pair) => pair.steps),
+        meta: batch.pairs.map((pair) => pair.meta),
+        errors: batch.errors,
+      },
+      batch,
       options.layer !== undefined ? [`read at layer ${options.layer} of ${this.backend.info.numLayers}`] : [],
     );
   }
 
   /** Per pair, the reward read at every token position: how the reward evolves through the text. */
-  async prefixScores(inputs: readonly ScoringInput[]): Promise<Evidence<PrefixScores>> {
+  async prefixScores(inputs: readonly ScoringInput[], options: ScoringOptions = {}): Promise<Evidence<PrefixScores>> {
     this.require('PREFIX_SCORES', 'prefixScores');
-    const pairs = this.tokenizeAll(inputs);
-    const curves = await this.readHead(pairs.map((pair) => ({ inputIds: pair.inputIds, positions: Array.from(pair.inputIds, (_, position) => position) })));
-    return this.evidence({ curves, stepReadPositions: pairs.map((pair) => pair.readPositions), meta: pairs.map((pair) => pair.meta) }, pairs);
+    const batch = this.tokenizeAll(inputs, options);
+    const curves = await this.readHead(batch, (pair) => Array.from(pair.inputIds, (_, position) => position));
+    return this.evidence(
+      { curves, stepReadPositions: batch.pairs.map((pair) => pair.readPositions), meta: batch.pairs.map((pair) => pair.meta), errors: batch.errors },
+      batch,
+    );
   }
 
   /** Per pair, the residual stream after `layer` layers at every step's read position (ACTIVATIONS). */
-  async stepActivations(inputs: readonly ScoringInput[], options: { layer: number }): Promise<Evidence<StepActivations>> {
+  async stepActivations(inputs: readonly ScoringInput[], options: ScoringOptions & { layer: number }): Promise<Evidence<StepActivations>> {
     this.require('ACTIVATIONS', 'stepActivations');
-    const pairs = this.tokenizeAll(inputs);
-    const { values, width } = await forwardInBatches(
-      this.backend,
-      pairs.map((pair) => ({ inputIds: pair.inputIds, positions: pair.readPositions.filter((position) => position >= 0) })),
-      { ...this.batchOptions(), read: (positions) => ({ kind: 'hidden', layer: options.layer, positions }) },
-    );
+    const batch = this.tokenizeAll(inputs, options);
+    const { values, width } = await this.forwardValid(batch, (pair) => pair.readPositions.filter((position) => position >= 0), (positions) => ({
+      kind: 'hidden',
+      layer: options.layer,
+      positions,
+    }));
     return createEvidence(
-      { layer: options.layer, hiddenSize: width, values, meta: pairs.map((pair) => pair.meta) },
-      { gauge: 'INVARIANT', notes: this.notesFor(pairs) },
+      { layer: options.layer, hiddenSize: width || this.backend.info.hiddenSize, values, meta: batch.pairs.map((pair) => pair.meta), errors: batch.errors },
+      { gauge: 'INVARIANT', notes: this.notesFor(batch) },
     );
   }
 
@@ -229,14 +239,28 @@ export class ProcessRM {
     }
   }
 
-  private tokenizeAll(inputs: readonly ScoringInput[]): TokenizedPair[] {
+  /**
+   * Tokenizes every input. With `onInvalid: 'report'`, an input that cannot be scored (malformed,
+   * empty, too long) becomes an error entry and a placeholder pair with no steps, and the others go on.
+   */
+  private tokenizeAll(inputs: readonly ScoringInput[], options: ScoringOptions): TokenizedBatch {
     if (!Array.isArray(inputs)) throw new InvalidInputError('expected a list of pairs');
     if (inputs.length === 2 && inputs.every((item) => typeof item === 'string')) {
       throw new InvalidInputError('expected a list of pairs; wrap a single [problem, solution] pair in a list: [[problem, solution]]');
     }
-    return inputs.map((input, index) =>
-      tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, `pair ${index}`), this.tokenizeOptions()),
-    );
+    const pairs: TokenizedPair[] = [];
+    const errors: (RewardLensError | null)[] = [];
+    inputs.forEach((input, index) => {
+      try {
+        pairs.push(tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, `pair ${index}`), this.tokenizeOptions()));
+        errors.push(null);
+      } catch (error) {
+        if (options.onInvalid !== 'report' || !RewardLensError.isInstance(error)) throw error;
+        pairs.push(unscoredPair(error));
+        errors.push(error);
+      }
+    });
+    return { pairs, errors };
   }
 
   private tokenizeOptions(): TokenizeOptions {
@@ -252,8 +276,29 @@ export class ProcessRM {
     return { batchSize: this.options.batchSize, padding: this.options.padding, padTokenId: this.tokenizer.padTokenId };
   }
 
-  /** Reads the recipe's head at each sequence's positions and activates the outputs into scores. */
-  private async readHead(sequences: SequenceReads[], layer?: number): Promise<Float32Array[]> {
+  /** Runs the pairs that tokenized, reading `read(positions)`; unscored pairs get no values. */
+  private async forwardValid(
+    batch: TokenizedBatch,
+    positionsOf: (pair: TokenizedPair) => number[],
+    read: (positions: number[][]) => ReadRequestV1,
+  ): Promise<{ values: Float32Array[]; width: number; counts: number[] }> {
+    const valid = batch.pairs.flatMap((pair, index) => (batch.errors[index] === null ? [{ index, sequence: { inputIds: pair.inputIds, positions: positionsOf(pair) } }] : []));
+    const result = await forwardInBatches(
+      this.backend,
+      valid.map(({ sequence }) => sequence),
+      { ...this.batchOptions(), read },
+    );
+    const values: Float32Array[] = batch.pairs.map(() => new Float32Array(0));
+    const counts = batch.pairs.map(() => 0);
+    valid.forEach(({ index, sequence }, row) => {
+      values[index] = result.values[row]!;
+      counts[index] = sequence.positions.length;
+    });
+    return { values, width: result.width, counts };
+  }
+
+  /** Reads the recipe's head at each pair's positions and activates the outputs into scores. */
+  private async readHead(batch: TokenizedBatch, positionsOf: (pair: TokenizedPair) => number[], layer?: number): Promise<Float32Array[]> {
     const read = (positions: number[][]): ReadRequestV1 => ({
       kind: 'head',
       head: this.recipe.head,
@@ -261,20 +306,20 @@ export class ProcessRM {
       ...(this.columns ? { columns: this.columns } : {}),
       ...(layer !== undefined ? { layer } : {}),
     });
-    const { values, width } = await forwardInBatches(this.backend, sequences, { ...this.batchOptions(), read });
-    return values.map((rowValues, index) => activateScores(rowValues, sequences[index]!.positions.length, width, this.recipe));
+    const { values, width, counts } = await this.forwardValid(batch, positionsOf, read);
+    return values.map((rowValues, index) => activateScores(rowValues, counts[index]!, width, this.recipe));
   }
 
-  private notesFor(pairs: readonly TokenizedPair[], extra: readonly string[] = []): string[] {
+  private notesFor(batch: TokenizedBatch, extra: readonly string[] = []): string[] {
     const notes = [...this.baseNotes, ...extra];
-    pairs.forEach((pair, index) => {
-      for (const note of pair.notes) notes.push(pairs.length === 1 ? note : `pair ${index}: ${note}`);
+    batch.pairs.forEach((pair, index) => {
+      for (const note of pair.notes) notes.push(batch.pairs.length === 1 ? note : `pair ${index}: ${note}`);
     });
     return notes;
   }
 
-  private evidence<Value>(value: Value, pairs: readonly TokenizedPair[], extra: readonly string[] = []): Evidence<Value> {
-    return createEvidence(value, { gauge: recipeGauge(this.recipe), notes: this.notesFor(pairs, extra) });
+  private evidence<Value>(value: Value, batch: TokenizedBatch, extra: readonly string[] = []): Evidence<Value> {
+    return createEvidence(value, { gauge: recipeGauge(this.recipe), notes: this.notesFor(batch, extra) });
   }
 }
 
