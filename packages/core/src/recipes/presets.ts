@@ -3,6 +3,15 @@ import { plainValueRecipe } from './reading-recipe.js';
 
 const qwenMathSystem = 'Please reason step by step, and put your final answer within \\boxed{}.';
 
+/** P(`+`) against `-` from the LM head's logits: how Math-Shepherd and RLHFlow read a step. */
+const plusMinusRead = {
+  head: 'lm',
+  heads: [{ name: 'lm', kind: 'lm' }],
+  columns: [{ token: '+' }, { token: '-' }],
+  activation: 'softmax',
+  positiveIndex: 0,
+} as const satisfies Pick<ReadingRecipe, 'head' | 'heads' | 'columns' | 'activation' | 'positiveIndex'>;
+
 /**
  * Qwen2.5-Math-PRM (7B, 72B): ChatML with the model card's system prompt; the steps joined by
  * `<extra_0>` with one after the last step; softmax over the 2-class MLP head
@@ -43,11 +52,7 @@ export const mathShepherdRecipe: ReadingRecipe = {
   readAt: { at: 'suffix', text: ' ки', tokenOffset: 0 },
   addBos: true,
   delimiter: '\n',
-  head: 'lm',
-  heads: [{ name: 'lm', kind: 'lm' }],
-  columns: [{ token: '+' }, { token: '-' }],
-  activation: 'softmax',
-  positiveIndex: 0,
+  ...plusMinusRead,
 };
 
 /**
@@ -73,11 +78,7 @@ export const rlhflowLlama31Recipe: ReadingRecipe = {
   readAt: { at: 'suffix', text: '+', tokenOffset: -1 },
   addBos: false,
   delimiter: '\n',
-  head: 'lm',
-  heads: [{ name: 'lm', kind: 'lm' }],
-  columns: [{ token: '+' }, { token: '-' }],
-  activation: 'softmax',
-  positiveIndex: 0,
+  ...plusMinusRead,
 };
 
 /**
