@@ -1,5 +1,5 @@
 import type { BackendV1, ForwardRequestV1 } from '@reward-lens/core';
-import { benchConfig, formatRatio, sideBySide } from './bench-support.js';
+import { benchDecoderConfig, formatRatio, sideBySide } from '@reward-lens/bench-harness';
 
 const batchSize = 8;
 const sequenceLength = 512;
@@ -10,7 +10,7 @@ function request(): ForwardRequestV1 {
   return {
     batchSize,
     sequenceLength,
-    inputIds: Int32Array.from({ length: cells }, (_, index) => (index * 7919) % benchConfig.vocabSize),
+    inputIds: Int32Array.from({ length: cells }, (_, index) => (index * 7919) % benchDecoderConfig.vocabSize),
     attentionMask: new Uint8Array(cells).fill(1),
     reads: [{ kind: 'head', head: 'value', positions }],
   };

@@ -1,5 +1,6 @@
 import type { BackendV1, ForwardRequestV1 } from '@reward-lens/core';
-import { arithmeticPair, benchProcessRM, formatRatio, sideBySide } from './bench-support.js';
+import { formatRatio, sideBySide } from '@reward-lens/bench-harness';
+import { arithmeticPair, benchProcessRM } from './bench-support.js';
 
 function singleRow(ids: Int32Array, readPositions: number[]): ForwardRequestV1 {
   return {

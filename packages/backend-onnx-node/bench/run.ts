@@ -6,16 +6,17 @@ import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createRandomDecoder } from '@reward-lens/core';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createOnnxNodeBackend } from '../src/index.js';
-import { benchConfig, machineLine } from './bench-support.js';
+import { benchDecoderConfig } from '@reward-lens/bench-harness';
+import { machineLine } from './bench-support.js';
 import { forwardThroughput } from './forward-throughput.js';
 import { prefixCache } from './prefix-cache.js';
 import { sdkOverhead } from './sdk-overhead.js';
 
 console.log(machineLine());
-const { hiddenSize, numLayers, numHeads, numKvHeads, intermediateSize } = benchConfig;
+const { hiddenSize, numLayers, numHeads, numKvHeads, intermediateSize } = benchDecoderConfig;
 console.log(`model: hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize}, seeded weights, value head`);
 
-const model = createRandomDecoder({ seed: 1, config: benchConfig });
+const model = createRandomDecoder({ seed: 1, config: benchDecoderConfig });
 const graph = exportDecoderToOnnx(model, { withPast: true });
 const tiny = createTinyBackend(model);
 const onnx = await createOnnxNodeBackend(graph, { config: model.config, intraOpThreads: 1 });

@@ -1,6 +1,7 @@
 import type { BackendV1, TokenizedPair } from '@reward-lens/core';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { arithmeticPair, benchConfig, benchProcessRM, median, seconds, sideBySide } from './bench-support.js';
+import { benchDecoderConfig, median, secondsAsync, sideBySide } from '@reward-lens/bench-harness';
+import { arithmeticPair, benchProcessRM } from './bench-support.js';
 
 /** The feeds the backend builds for a right-padded batch without a past, built by hand. */
 function bareFeeds(pairs: readonly TokenizedPair[]): Record<string, Tensor> {
@@ -21,8 +22,8 @@ function bareFeeds(pairs: readonly TokenizedPair[]): Record<string, Tensor> {
     attention_mask: new Tensor('int64', mask, [batchSize, sequenceLength]),
     position_ids: new Tensor('int64', positions, [batchSize, sequenceLength]),
   };
-  const emptyPast = [batchSize, benchConfig.numKvHeads, 0, benchConfig.headDim];
-  for (let layer = 0; layer < benchConfig.numLayers; layer++) {
+  const emptyPast = [batchSize, benchDecoderConfig.numKvHeads, 0, benchDecoderConfig.headDim];
+  for (let layer = 0; layer < benchDecoderConfig.numLayers; layer++) {
     feeds[`past_key_values.${layer}.key`] = new Tensor('float32', new Float32Array(0), emptyPast);
     feeds[`past_key_values.${layer}.value`] = new Tensor('float32', new Float32Array(0), emptyPast);
   }
@@ -42,7 +43,7 @@ export async function sdkOverhead(onnx: BackendV1, graph: Uint8Array): Promise<v
   const { a: endToEnd, b: bare, ratio } = await sideBySide(9, () => prm.stepScores(pairs), () => session.run(feeds, ['scores.value']));
   await session.release();
   const tokenizeTimes: number[] = [];
-  for (let repeat = 0; repeat < 5; repeat++) tokenizeTimes.push(await seconds(async () => pairs.map((pair) => prm.tokenize(pair))));
+  for (let repeat = 0; repeat < 5; repeat++) tokenizeTimes.push(await secondsAsync(async () => pairs.map((pair) => prm.tokenize(pair))));
   const tokens = tokenized.reduce((sum, pair) => sum + pair.inputIds.length, 0);
   const longest = Math.max(...tokenized.map((pair) => pair.inputIds.length));
   console.log(`\n(b) SDK overhead: 8 solutions × 16 steps (${tokens} tokens, padded to 8 × ${longest}), onnx-node, medians of 9 alternated pairs`);

@@ -1,23 +1,7 @@
-import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
+import { benchDecoderConfig, median, secondsAsync } from '@reward-lens/bench-harness';
+import { createRandomDecoder, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
 import { createTinyBackend } from '../src/index.js';
-import { median, secondsAsync } from './measure.js';
 
-export const benchConfig = defineDecoderConfig({
-  architecture: 'llama',
-  hiddenSize: 256,
-  numLayers: 4,
-  numHeads: 8,
-  numKvHeads: 8,
-  // Llama's 8/3 ratio, rounded up to a multiple of 16.
-  intermediateSize: 688,
-  vocabSize: 512,
-  maxPositions: 1024,
-  ropeTheta: 10000,
-  rmsNormEps: 1e-5,
-  tieWordEmbeddings: true,
-  attentionBias: false,
-  heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight' }],
-});
 const batchSize = 8;
 const sequenceLength = 512;
 
@@ -27,7 +11,7 @@ function request(rows: number, length: number): ForwardRequestV1 {
   return {
     batchSize: rows,
     sequenceLength: length,
-    inputIds: Int32Array.from({ length: cells }, (_, index) => (index * 7919) % benchConfig.vocabSize),
+    inputIds: Int32Array.from({ length: cells }, (_, index) => (index * 7919) % benchDecoderConfig.vocabSize),
     attentionMask: new Uint8Array(cells).fill(1),
     reads: [{ kind: 'head', head: 'value', positions }],
   };
@@ -38,7 +22,7 @@ function request(rows: number, length: number): ForwardRequestV1 {
  * once (it takes seconds), between two timed WebAssembly forwards.
  */
 export async function compareForward(): Promise<void> {
-  const config = benchConfig;
+  const config = benchDecoderConfig;
   const model = createRandomDecoder({ seed: 1, config });
   const backends: Record<'scalar' | 'wasm-simd', BackendV1> = {
     scalar: createTinyBackend(model, { kernels: 'scalar' }),

@@ -1,6 +1,6 @@
 import { createKernels } from '../src/kernels/kernel-choice.js';
 import type { KernelSet } from '../src/kernels/kernel-set.js';
-import { median, seconds } from './measure.js';
+import { median, seconds } from '@reward-lens/bench-harness';
 
 /**
  * Matmul GFLOP/s of the scalar and the WebAssembly SIMD kernels on the model's projection

@@ -1,4 +1,3 @@
-import { cpus } from 'node:os';
 import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core/internal';
 import { acquireDevice, describeAdapterInfo, getNodeGpu, isSoftwareAdapter, requestWebGpuAdapter } from '../src/index.js';
 
@@ -77,8 +76,4 @@ export async function pickDevice(options: BenchOptions): Promise<{ device: GPUDe
     ? await acquireDevice({ adapter, allowSoftwareAdapter: !options.hardware })
     : await acquireDevice({ gpu: await getNodeGpu({ software: true }), allowSoftwareAdapter: true });
   return { device: acquired.device, software: acquired.software, description: describeAdapterInfo(acquired.info) };
-}
-
-export function machineLine(onnxruntimeVersion: string): string {
-  return `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} logical cores, Node ${process.version}, onnxruntime-node ${onnxruntimeVersion}`;
 }

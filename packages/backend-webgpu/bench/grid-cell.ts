@@ -1,3 +1,4 @@
+import { median } from '@reward-lens/bench-harness';
 import type { BackendV1, ForwardRequestV1 } from '@reward-lens/core/internal';
 
 /** One forward of `batchSize` rows of `length` tokens, the value head read at every position. */
@@ -87,12 +88,6 @@ export async function timeCell(backends: readonly BackendV1[], forward: ForwardR
     for (const [index, time] of times.entries()) if (time && round < repeats[index]!) time.samples.push(await run(index));
   }
   return times;
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Median over the runs both made of `reference / ours`: how many times faster ours is. */

@@ -13,8 +13,9 @@ import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createRandomDecoder, type BackendV1 } from '@reward-lens/core/internal';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createWebGpuBackend } from '../src/index.js';
-import { BenchSetupError, benchGrid, machineLine, parseBenchOptions, pickDevice } from './bench-setup.js';
-import { forwardRequest, maxDifference, median, Reference, speedUp, timeCell, type CellTimes } from './grid-cell.js';
+import { describeMachine, median } from '@reward-lens/bench-harness';
+import { BenchSetupError, benchGrid, parseBenchOptions, pickDevice } from './bench-setup.js';
+import { forwardRequest, maxDifference, Reference, speedUp, timeCell, type CellTimes } from './grid-cell.js';
 
 const options = (() => {
   try {
@@ -28,7 +29,7 @@ const { config, batches, lengths, repeats } = benchGrid(options, software);
 const onnxruntimeVersion = (createRequire(import.meta.resolve('@reward-lens/backend-onnx-node'))('onnxruntime-node/package.json') as { version: string }).version;
 
 console.log(`adapter: ${description}`);
-console.log(machineLine(onnxruntimeVersion));
+console.log(describeMachine(`onnxruntime-node ${onnxruntimeVersion}`));
 if (software) {
   console.log('WARNING: a software adapter runs the shaders on the CPU (SwiftShader turns every workgroup barrier into a');
   console.log('         coroutine switch). These numbers say nothing about WebGPU on a GPU; run this on a machine with one.');
