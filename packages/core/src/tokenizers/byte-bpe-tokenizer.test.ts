@@ -4,6 +4,7 @@ import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { createByteBpeTokenizer } from './byte-bpe-tokenizer.js';
 import { DEFAULT_MERGES } from './default-merges.js';
 import { mixedText, textWithLoneSurrogates } from './mixed-text-arbitraries.js';
+import { expectOffsetContract, tokenRuns } from './offset-contract.test-support.js';
 import type { Encoding } from './tokenizer.js';
 
 const tokenizer = createByteBpeTokenizer();
@@ -13,35 +14,11 @@ function pieces(encoding: Encoding): string[] {
   return encoding.ids.map((id) => tokenizer.decode([id]));
 }
 
-/** The invariants `Encoding.offsets` promises, plus what each token's bytes say about its span. */
+/** The invariants `Encoding.offsets` promises, plus: each run of tokens decodes to exactly its slice. */
 function expectExactOffsets(text: string, encoding: Encoding, decode: (ids: number[]) => string): void {
-  const { ids, offsets } = encoding;
-  expect(offsets).toHaveLength(ids.length);
-  if (text.length === 0) {
-    expect(ids).toEqual([]);
-    return;
-  }
-  expect(offsets[0]![0]).toBe(0);
-  expect(offsets.at(-1)![1]).toBe(text.length);
-  offsets.forEach(([start, end], index) => {
-    expect(start).toBeLessThan(end);
-    if (index === 0) return;
-    const [previousStart, previousEnd] = offsets[index - 1]!;
-    expect(start).toBeGreaterThanOrEqual(previousStart);
-    expect(end).toBeGreaterThanOrEqual(previousEnd);
-    // No gap: the next token starts at or before where this one ends (before only when they share a character).
-    expect(start).toBeLessThanOrEqual(previousEnd);
-  });
-  // Group tokens whose spans touch a shared character; each group decodes to exactly its slice.
-  let groupStart = 0;
-  for (let index = 1; index <= ids.length; index += 1) {
-    const sharesWithPrevious = index < ids.length && offsets[index]![0] < offsets[index - 1]![1];
-    if (sharesWithPrevious) continue;
-    const groupIds = ids.slice(groupStart, index);
-    const slice = text.slice(offsets[groupStart]![0], offsets[index - 1]![1]);
-    expect(decode(groupIds)).toBe(slice);
-    if (groupIds.length === 1) expect(decode(groupIds)).toBe(text.slice(...offsets[groupStart]!));
-    groupStart = index;
+  expectOffsetContract(text, encoding);
+  for (const { from, to, span } of tokenRuns(encoding.offsets)) {
+    expect(decode(encoding.ids.slice(from, to))).toBe(text.slice(...span));
   }
 }
 

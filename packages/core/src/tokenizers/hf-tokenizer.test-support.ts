@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { byteLevelTokenBytes } from './hf-offsets-byte-level.js';
+import { expectOffsetContract, tokenRuns } from './offset-contract.test-support.js';
 import type { Encoding } from './tokenizer.js';
 
 export type Json = Record<string, unknown>;
@@ -87,28 +88,9 @@ export function expectExactOffsets(
   bytesOf: (id: number) => Uint8Array,
   normalize: (text: string) => string = (value) => value,
 ): void {
-  const { ids, offsets } = encoding;
-  expect(offsets).toHaveLength(ids.length);
-  if (text.length === 0) {
-    expect(ids).toEqual([]);
-    return;
-  }
-  expect(offsets[0]![0]).toBe(0);
-  expect(offsets.at(-1)![1]).toBe(text.length);
-  offsets.forEach(([start, end], index) => {
-    expect(start).toBeLessThan(end);
-    if (index === 0) return;
-    const [previousStart, previousEnd] = offsets[index - 1]!;
-    expect(start).toBeGreaterThanOrEqual(previousStart);
-    expect(end).toBeGreaterThanOrEqual(previousEnd);
-    expect(start).toBeLessThanOrEqual(previousEnd);
-  });
-  const bytesOfGroup = (from: number, to: number): number[] => ids.slice(from, to).flatMap((id) => [...bytesOf(id)]);
-  const bytesOfSlice = (start: number, end: number): number[] => [...encoder.encode(normalize(text.slice(start, end)))];
-  let groupStart = 0;
-  for (let index = 1; index <= ids.length; index += 1) {
-    if (index < ids.length && offsets[index]![0] < offsets[index - 1]![1]) continue;
-    expect(bytesOfGroup(groupStart, index)).toEqual(bytesOfSlice(offsets[groupStart]![0], offsets[index - 1]![1]));
-    groupStart = index;
+  expectOffsetContract(text, encoding);
+  for (const { from, to, span } of tokenRuns(encoding.offsets)) {
+    const tokenBytes = encoding.ids.slice(from, to).flatMap((id) => [...bytesOf(id)]);
+    expect(tokenBytes).toEqual([...encoder.encode(normalize(text.slice(...span)))]);
   }
 }
