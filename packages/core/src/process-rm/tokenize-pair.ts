@@ -149,16 +149,18 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
   if (layout.segmentation.stepDetection) notes.push(layout.segmentation.stepDetection);
 
   const readAt = recipe.readAt;
-  const stepTokens = mapStepsToTokens(layout.stepSpans, encoding.offsets, { lastStepReadsFinalToken: readAt.at === 'step-end', tokenOffset }).map((tokens, index) => {
-    if (readAt.at === 'step-end') return tokens;
-    if (readAt.at === 'piece-end') return { ...tokens, readTokenIndex: encoding.pieceEnds[index]! + tokenOffset, readTokenCrossesBoundary: true };
+  const stepTokens = mapStepsToTokens(layout.stepSpans, encoding.offsets, { lastStepReadsFinalToken: readAt.at === 'step-end', tokenOffset });
+  // Where each step is read, in sequence positions (BOS counted).
+  const readIndices = stepTokens.map((tokens, index) => {
+    if (readAt.at === 'step-end') return tokens.readTokenIndex;
+    if (readAt.at === 'piece-end') return encoding.pieceEnds[index]! + tokenOffset;
     const anchorSpan = layout.anchorSpans![index]!;
     const anchorToken = mapSpanToReadToken(anchorSpan, encoding.offsets);
     const [start, end] = encoding.offsets[anchorToken]!;
     if (start !== anchorSpan[0] || end !== anchorSpan[1]) {
       throw new InvalidInputError(`${JSON.stringify(readAt.text)} is not one token for tokenizer "${tokenizer.name}" (after step ${index}); add it as a special token`);
     }
-    return { ...tokens, readTokenIndex: anchorToken + readAt.tokenOffset + tokenOffset, readTokenCrossesBoundary: true };
+    return anchorToken + readAt.tokenOffset + tokenOffset;
   });
 
   let ids = [...bos, ...encoding.ids];
@@ -170,7 +172,7 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
     truncatedTokens = ids.length - options.maxPositions;
     ids = ids.slice(truncatedTokens);
     offsets = offsets.slice(truncatedTokens);
-    const lost = stepTokens.filter((tokens) => tokens.readTokenIndex < truncatedTokens).length;
+    const lost = readIndices.filter((position) => position < truncatedTokens).length;
     notes.push(
       `truncated ${truncatedTokens} tokens from the start to fit ${options.maxPositions} positions` +
         (lost > 0 ? `; ${lost} step(s) read before the cut have no score (NaN)` : '; every step is still read'),
@@ -180,10 +182,10 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
   const steps: TokenizedStep[] = layout.segmentation.steps.map((step, index) => {
     const tokens = stepTokens[index]!;
     const nextStepStart = layout.stepSpans[index + 1]?.[0];
-    const readToken = fullOffsets[tokens.readTokenIndex];
+    const readToken = fullOffsets[readIndices[index]!];
     const crossesIntoNextStep = readAt.at === 'step-end' && nextStepStart !== undefined && readToken !== undefined && readToken[1] > nextStepStart;
     const shift = (position: number) => Math.max(0, position - truncatedTokens);
-    const readTokenIndex = tokens.readTokenIndex - truncatedTokens;
+    const readTokenIndex = readIndices[index]! - truncatedTokens;
     return {
       index,
       text: step.text,
