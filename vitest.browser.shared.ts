@@ -10,9 +10,20 @@ import { defineProject } from 'vitest/config';
 export function rewardLensBrowserProject(name: string, options: { testTimeout?: number; optimizeDepsExclude?: string[] } = {}) {
   const chromium = '/usr/bin/chromium';
   if (!existsSync(chromium)) {
-    throw new Error(`${name} needs Chromium at ${chromium}: install Debian's "chromium" package (apt-get install -y chromium libvulkan1), as tools/bootstrap.sh does`);
+    throw new Error(
+      `${name} needs Chromium at ${chromium}: install Debian's "chromium" package (apt-get install -y chromium libvulkan1), as tools/bootstrap.sh does`,
+    );
   }
-  const flags = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu'];
+  const flags = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--enable-unsafe-webgpu',
+  ];
   return defineProject({
     resolve: { conditions: ['@reward-lens/source', 'module', 'browser', 'import', 'default'] },
     optimizeDeps: { exclude: options.optimizeDepsExclude ?? [] },
@@ -20,6 +31,8 @@ export function rewardLensBrowserProject(name: string, options: { testTimeout?: 
       name,
       include: ['src/**/*.browser.test.ts'],
       testTimeout: options.testTimeout ?? 60_000,
+      // Hooks load models and start browsers: under load on 2 shared cores they need the tests' time, not vitest's 10 s.
+      hookTimeout: options.testTimeout ?? 60_000,
       browser: {
         enabled: true,
         headless: true,

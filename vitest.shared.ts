@@ -12,6 +12,8 @@ export function rewardLensProject(name: string, options: { testTimeout?: number 
       // `*.browser.test.ts` run in Chromium, in a package's browser project (vitest.browser.shared.ts).
       exclude: ['**/node_modules/**', '**/*.browser.test.ts'],
       testTimeout: options.testTimeout ?? 60_000,
+      // Hooks load models and start browsers: under load on 2 shared cores they need the tests' time, not vitest's 10 s.
+      hookTimeout: options.testTimeout ?? 60_000,
       environment: 'node',
     },
   });

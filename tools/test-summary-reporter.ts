@@ -1,20 +1,49 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
 
-/** Ends the run with one plain `N passed, N failed, N skipped` line, which CI reads in any language. */
-export default class TestSummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    let passed = 0;
-    let failed = 0;
-    let skipped = 0;
-    for (const testModule of testModules) {
-      if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0) failed += 1;
-      for (const test of testModule.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
-        else skipped += 1;
-      }
+export interface RunSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Test files that failed as a whole: a collection error, or a hook outside any test (a `beforeAll` that timed out). */
+  failedFiles: number;
+  /** Errors raised by suites and hooks rather than by a test. */
+  suiteErrors: number;
+  unhandledErrors: number;
+}
+
+/** Counts what a run did. A test that never ran because its file or a hook failed is counted under `failedFiles`, not as a pass. */
+export function summarizeRun(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): RunSummary {
+  const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, failedFiles: 0, suiteErrors: 0, unhandledErrors: unhandledErrors.length };
+  for (const testModule of testModules) {
+    if (testModule.state() === 'failed') summary.failedFiles += 1;
+    summary.suiteErrors += testModule.errors().length;
+    for (const suite of testModule.children.allSuites()) summary.suiteErrors += suite.errors().length;
+    for (const test of testModule.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'passed') summary.passed += 1;
+      else if (state === 'failed') summary.failed += 1;
+      else summary.skipped += 1;
     }
-    process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+  return summary;
+}
+
+/** Whether a run with this summary must fail CI. */
+export function runFailed(summary: RunSummary, reason?: TestRunEndReason): boolean {
+  return reason === 'failed' || reason === 'interrupted' || summary.failed + summary.failedFiles + summary.suiteErrors + summary.unhandledErrors > 0;
+}
+
+/** Ends the run with one plain summary line, which CI reads in any language; sets a failing exit code whenever anything failed. */
+export default class TestSummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    const summary = summarizeRun(testModules, unhandledErrors);
+    const problems = [
+      summary.failedFiles > 0 ? `${summary.failedFiles} failed files` : '',
+      summary.suiteErrors > 0 ? `${summary.suiteErrors} hook or suite errors` : '',
+      summary.unhandledErrors > 0 ? `${summary.unhandledErrors} unhandled errors` : '',
+    ].filter(Boolean);
+    const tail = problems.length > 0 ? ` (${problems.join(', ')})` : '';
+    process.stdout.write(`\nTests: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${tail}\n`);
+    if (runFailed(summary, reason)) process.exitCode = 1;
   }
 }

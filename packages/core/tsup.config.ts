@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', internal: 'src/internal.ts', node: 'src/node.ts', 'testing/index': 'src/testing/index.ts', 'testing/node': 'src/testing/node.ts' },
+  entry: {
+    index: 'src/index.ts',
+    internal: 'src/internal.ts',
+    node: 'src/node.ts',
+    'testing/index': 'src/testing/index.ts',
+    'testing/node': 'src/testing/node.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

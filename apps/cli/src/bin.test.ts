@@ -9,10 +9,14 @@ const run = promisify(execFile);
 // backend registration) the way `pnpm run example` runs it.
 describe('bin', () => {
   it('scores the bundled example through tsx, as the example script does', async () => {
-    const { stdout } = await run(packagePath('node_modules/.bin/tsx'), ['--conditions=@reward-lens/source', 'src/bin.ts', 'score', '--file', 'examples/solution.json', '--json'], {
-      cwd: packagePath(''),
-      timeout: 30_000,
-    });
+    const { stdout } = await run(
+      packagePath('node_modules/.bin/tsx'),
+      ['--conditions=@reward-lens/source', 'src/bin.ts', 'score', '--file', 'examples/solution.json', '--json'],
+      {
+        cwd: packagePath(''),
+        timeout: 30_000,
+      },
+    );
     const record = JSON.parse(stdout) as { outcome: number; stepScores: number[] };
     expect(record.stepScores).toHaveLength(4);
     expect(record.outcome).toBe(record.stepScores[3]);

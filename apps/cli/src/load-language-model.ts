@@ -46,10 +46,16 @@ function checkGenerationFits(backend: BackendV1, tokenizer: PrmTokenizer, folder
   }
   if (!backend.info.heads.some((head) => head.name === lmHead.name && head.kind === 'lm')) {
     const heads = backend.info.heads.map((head) => `${head.name} (${head.kind})`).join(', ') || 'none';
-    throw new ModelLoadError(`generate needs an LM head named "lm", and this model has none (its heads: ${heads}); export a causal LM, or name a recipe with an LM head`, { file });
+    throw new ModelLoadError(
+      `generate needs an LM head named "lm", and this model has none (its heads: ${heads}); export a causal LM, or name a recipe with an LM head`,
+      { file },
+    );
   }
   if (!backend.supportsCache) {
-    throw new ModelLoadError(`generate needs a KV cache, and backend "${backend.name}" has none for this model (an ONNX graph exported with --no-past has no past_key_values inputs)`, { file });
+    throw new ModelLoadError(
+      `generate needs a KV cache, and backend "${backend.name}" has none for this model (an ONNX graph exported with --no-past has no past_key_values inputs)`,
+      { file },
+    );
   }
 }
 

@@ -22,7 +22,7 @@ describe('main', () => {
     ['help', 'score'],
     ['help', 'caps'],
     ['help', 'generate'],
-  ])('%s %s prints that command\'s usage', async (command, flag) => {
+  ])("%s %s prints that command's usage", async (command, flag) => {
     const { exitCode, stdout } = await runMain([command, flag]);
     const name = command === 'help' ? flag : command;
     expect(exitCode).toBe(0);
@@ -36,7 +36,11 @@ describe('main', () => {
     ['convert', '--force'],
     ['export', '--no-past'],
   ])('%s --help prints its usage', async (command, option) => {
-    for (const argv of [[command, '--help'], [command, '-h'], ['help', command]]) {
+    for (const argv of [
+      [command, '--help'],
+      [command, '-h'],
+      ['help', command],
+    ]) {
       const { exitCode, stdout } = await runMain(argv);
       expect(exitCode).toBe(0);
       expect(stdout).toContain(`reward-lens ${command}`);

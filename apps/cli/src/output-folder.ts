@@ -12,7 +12,10 @@ export async function checkOutputFolder(folder: string, force: boolean): Promise
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
-    throw new InvalidInputError(code === 'ENOTDIR' ? 'is a file, not a folder' : `cannot be listed (${code ?? String(error)})`, { location: folder, cause: error });
+    throw new InvalidInputError(code === 'ENOTDIR' ? 'is a file, not a folder' : `cannot be listed (${code ?? String(error)})`, {
+      location: folder,
+      cause: error,
+    });
   }
   if (entries.length > 0 && !force) {
     throw new InvalidInputError(`the folder is not empty (it holds ${entries.sort().join(', ')}); pass --force to write into it`, { location: folder });

@@ -39,7 +39,12 @@ function shortenMessage(error: Error & { code: string }): string {
 }
 
 /** `util.parseArgs` in strict mode, with its errors turned into usage errors for `usage`. */
-export function parseCommandLine<const Options extends OptionsConfig>(args: readonly string[], options: Options, usage: string, allowPositionals = false): ParsedCommandLine<Options> {
+export function parseCommandLine<const Options extends OptionsConfig>(
+  args: readonly string[],
+  options: Options,
+  usage: string,
+  allowPositionals = false,
+): ParsedCommandLine<Options> {
   try {
     return parseArgs({ args: [...args], options, strict: true, allowPositionals });
   } catch (error) {

@@ -10,4 +10,3 @@ import '@reward-lens/backend-tiny/register';
 import '@reward-lens/backend-onnx-node/register';
 import '@reward-lens/backend-webgpu/register';
 import '@reward-lens/backend-onnx-web/register';
-

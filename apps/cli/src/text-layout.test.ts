@@ -12,7 +12,7 @@ describe('text layout', () => {
     expect(oneLine('a\nb\r\nc\td')).toBe('a ⏎ b ⏎ c d');
   });
 
-  it('wrap keeps the first line\'s indent and indents continuation lines', () => {
+  it("wrap keeps the first line's indent and indents continuation lines", () => {
     expect(wrap('  note: one two three four', 16, '        ')).toEqual(['  note: one two', '        three', '        four']);
     expect(wrap('short', 80, '  ')).toEqual(['short']);
     expect(wrap('label    value that wraps', 20, '         ')).toEqual(['label    value that', '         wraps']);
@@ -20,7 +20,13 @@ describe('text layout', () => {
 
   it('wrap leaves a long word whole, or breaks it to fill lines when asked', () => {
     expect(wrap('label  abcdefghijkl', 10, '       ')).toEqual(['label', '       abcdefghijkl']);
-    expect(wrap('label  abcdefghijkl xy', 10, '       ', { breakLongWords: true })).toEqual(['label  abc', '       def', '       ghi', '       jkl', '       xy']);
+    expect(wrap('label  abcdefghijkl xy', 10, '       ', { breakLongWords: true })).toEqual([
+      'label  abc',
+      '       def',
+      '       ghi',
+      '       jkl',
+      '       xy',
+    ]);
     expect(wrap('label  ab cd', 10, '       ', { breakLongWords: true })).toEqual(['label  ab', '       cd']);
   });
 

@@ -20,7 +20,15 @@ function request(): ForwardRequestV1 {
 export async function forwardThroughput(tiny: BackendV1, onnx: BackendV1): Promise<void> {
   const batch = request();
   const tokens = batchSize * sequenceLength;
-  const { a: tinySeconds, b: onnxSeconds, ratio } = await sideBySide(3, () => tiny.doForward(batch), () => onnx.doForward(batch));
+  const {
+    a: tinySeconds,
+    b: onnxSeconds,
+    ratio,
+  } = await sideBySide(
+    3,
+    () => tiny.doForward(batch),
+    () => onnx.doForward(batch),
+  );
   console.log(`\n(a) forward, batch ${batchSize} × ${sequenceLength} tokens, value head at every position (medians of 3 alternated pairs)`);
   console.log(`  backend-tiny       ${tinySeconds.toFixed(3)} s  ${(tokens / tinySeconds).toFixed(0).padStart(7)} tokens/s  (${tiny.info.description})`);
   console.log(`  backend-onnx-node  ${onnxSeconds.toFixed(3)} s  ${(tokens / onnxSeconds).toFixed(0).padStart(7)} tokens/s  (1 intra-op thread)`);

@@ -23,7 +23,9 @@ export async function prefixCache(backends: readonly { label: string; backend: B
   const ids = tokenized.inputIds;
   const cut = tokenized.readPositions[14]! + 1;
   const newTokens = ids.length - cut;
-  console.log(`\n(c) incremental prefix scoring at step 16 of 16 (${ids.length} tokens; cached prefix ${cut}, new step ${newTokens}), medians of 9 alternated pairs`);
+  console.log(
+    `\n(c) incremental prefix scoring at step 16 of 16 (${ids.length} tokens; cached prefix ${cut}, new step ${newTokens}), medians of 9 alternated pairs`,
+  );
   for (const { label, backend } of backends) {
     const prefix = await backend.doForward({ ...singleRow(ids.slice(0, cut), [cut - 1]), returnCache: true });
     const cache = prefix.caches![0]!;
@@ -34,6 +36,8 @@ export async function prefixCache(backends: readonly { label: string; backend: B
     const rescore = () => backend.doForward(singleRow(ids, tokenized.readPositions));
     const { a: cached, b: full, ratio } = await sideBySide(9, withCache, rescore);
     cache.release();
-    console.log(`  ${label.padEnd(18)} with cache ${(cached * 1000).toFixed(2).padStart(8)} ms   whole prefix ${(full * 1000).toFixed(2).padStart(8)} ms   whole/cached ${formatRatio(1 / ratio)}`);
+    console.log(
+      `  ${label.padEnd(18)} with cache ${(cached * 1000).toFixed(2).padStart(8)} ms   whole prefix ${(full * 1000).toFixed(2).padStart(8)} ms   whole/cached ${formatRatio(1 / ratio)}`,
+    );
   }
 }

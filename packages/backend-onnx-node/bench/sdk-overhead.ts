@@ -38,9 +38,22 @@ export async function sdkOverhead(onnx: BackendV1, graph: Uint8Array): Promise<v
   const pairs = Array.from({ length: 8 }, (_, index) => arithmeticPair(index + 3, 16));
   const prm = benchProcessRM(onnx);
   const tokenized = pairs.map((pair) => prm.tokenize(pair));
-  const session = await InferenceSession.create(graph, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
+  const session = await InferenceSession.create(graph, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
   const feeds = bareFeeds(tokenized);
-  const { a: endToEnd, b: bare, ratio } = await sideBySide(9, () => prm.stepScores(pairs), () => session.run(feeds, ['scores.value']));
+  const {
+    a: endToEnd,
+    b: bare,
+    ratio,
+  } = await sideBySide(
+    9,
+    () => prm.stepScores(pairs),
+    () => session.run(feeds, ['scores.value']),
+  );
   await session.release();
   const tokenizeTimes: number[] = [];
   for (let repeat = 0; repeat < 5; repeat++) tokenizeTimes.push(await secondsAsync(async () => pairs.map((pair) => prm.tokenize(pair))));
@@ -49,5 +62,7 @@ export async function sdkOverhead(onnx: BackendV1, graph: Uint8Array): Promise<v
   console.log(`\n(b) SDK overhead: 8 solutions × 16 steps (${tokens} tokens, padded to 8 × ${longest}), onnx-node, medians of 9 alternated pairs`);
   console.log(`  ProcessRM.stepScores end to end  ${(endToEnd * 1000).toFixed(1)} ms`);
   console.log(`  bare session.run, same tokens    ${(bare * 1000).toFixed(1)} ms`);
-  console.log(`  overhead: ${((ratio - 1) * 100).toFixed(1)}% (median of the pairs' ratios); tokenizing and segmenting alone: ${(median(tokenizeTimes) * 1000).toFixed(1)} ms`);
+  console.log(
+    `  overhead: ${((ratio - 1) * 100).toFixed(1)}% (median of the pairs' ratios); tokenizing and segmenting alone: ${(median(tokenizeTimes) * 1000).toFixed(1)} ms`,
+  );
 }

@@ -80,10 +80,14 @@ describe('loading models', () => {
     await writeOnnxModelFolder(folder, { model, onnx: { withPast: true, hiddenStates: true } });
     const child = fileURLToPath(new URL('./test-support/create-session-child.ts', import.meta.url));
     const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--conditions=@reward-lens/source', child, join(folder, 'model.onnx')], {
-      cwd: packageRoot,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@reward-lens/source', child, join(folder, 'model.onnx')],
+      {
+        cwd: packageRoot,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const log = `${stdout}\n${stderr}`;
     expect(log).toContain('CHILD-DONE');
     // The capture works: verbose and info lines are there.
@@ -105,7 +109,11 @@ describe('onnxNodeBackendRegistration', () => {
       await fromDecoder.backend.dispose();
       const path = join(root, 'registered.onnx');
       await writeFile(path, exportDecoderToOnnx(model, { withPast: false }));
-      const fromFile = await resolveBackend('onnx-node', { kind: 'onnx', path, description: path }, { settings: { 'onnx-node': { intraOpThreads: 1, config: model.config } } });
+      const fromFile = await resolveBackend(
+        'onnx-node',
+        { kind: 'onnx', path, description: path },
+        { settings: { 'onnx-node': { intraOpThreads: 1, config: model.config } } },
+      );
       expect(fromFile.backend.supportsCache).toBe(false);
       await fromFile.backend.dispose();
       // A broken file is a model error on every backend: resolution reports it instead of falling back.

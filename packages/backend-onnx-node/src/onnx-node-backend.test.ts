@@ -94,7 +94,13 @@ describe('KV cache', () => {
     }
     // The returned caches continue again, including the one built from a padded row.
     const next = [3, 1, 4];
-    const again = await backend.doForward({ ...batchOf(next.map((id) => ({ ids: [id] })), valueAt), past: continued.caches! });
+    const again = await backend.doForward({
+      ...batchOf(
+        next.map((id) => ({ ids: [id] })),
+        valueAt,
+      ),
+      past: continued.caches!,
+    });
     for (let row = 0; row < 3; row++) {
       const expected = (await referenceValues([...full[row]!, next[row]!])).subarray(full[row]!.length);
       expectClose(again.reads[0]!.values[row]!, expected, TOLERANCE, `row ${row}, second continuation`);

@@ -19,7 +19,8 @@ const known: readonly string[] = ['wasm', 'webgpu'];
 export function chooseExecutionProvider(requested: readonly OnnxWebExecutionProvider[] | undefined, webgpuProblem: string | null): ExecutionProviderChoice {
   const skipped: string[] = [];
   for (const provider of requested ?? ['wasm']) {
-    if (!known.includes(provider)) throw new InvalidInputError(`unknown execution provider "${String(provider)}" (known: ${known.join(', ')})`, { location: 'options.executionProviders' });
+    if (!known.includes(provider))
+      throw new InvalidInputError(`unknown execution provider "${String(provider)}" (known: ${known.join(', ')})`, { location: 'options.executionProviders' });
     if (provider === 'wasm') return { provider, skipped };
     if (webgpuProblem === null) return { provider, skipped };
     skipped.push(`webgpu: ${webgpuProblem}`);

@@ -27,7 +27,11 @@ describe('onnxWebBackendRegistration in Node', () => {
       await writeOnnxModelFolder(folder, { model, onnx: { withPast: false } });
       const path = join(folder, 'model.onnx');
       const fromFile = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings: { 'onnx-web': { numThreads: 1 } } });
-      expect(fromFile.backend.info).toMatchObject({ vocabSize: 512, maxPositions: 1024, description: expect.stringMatching(/, onnxruntime-web wasm execution provider$/) });
+      expect(fromFile.backend.info).toMatchObject({
+        vocabSize: 512,
+        maxPositions: 1024,
+        description: expect.stringMatching(/, onnxruntime-web wasm execution provider$/),
+      });
       expect(fromFile.backend.info.heads.map((head) => head.name)).toEqual(['value', 'classifier', 'lm']);
       expect(fromFile.backend.supportsCache).toBe(false);
       await fromFile.backend.dispose();

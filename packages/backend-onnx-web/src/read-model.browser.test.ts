@@ -18,7 +18,11 @@ describe('onnx-web in Chromium: models by URL and through the registry', () => {
   it('runs a decoder source, exported in memory, as "auto" when it is the only backend registered', async () => {
     const unregister = registerBackend(onnxWebBackendRegistration);
     try {
-      const { backend, notes } = await resolveBackend('auto', { kind: 'decoder', model, description: 'seeded weights' }, { settings: { 'onnx-web': { numThreads: 1 } } });
+      const { backend, notes } = await resolveBackend(
+        'auto',
+        { kind: 'decoder', model, description: 'seeded weights' },
+        { settings: { 'onnx-web': { numThreads: 1 } } },
+      );
       expect(notes[0]).toBe('backend "onnx-web" ran seeded weights');
       expect(backend.supportsCache).toBe(true);
       await backend.dispose();

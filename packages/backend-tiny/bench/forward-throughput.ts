@@ -42,7 +42,9 @@ export async function compareForward(): Promise<void> {
   const gflops = (seconds: number) => ((projectionFlops + attentionFlops) / seconds / 1e9).toFixed(1);
   console.log(`\nforward, batch ${batchSize} × ${sequenceLength} tokens, value head at every position:`);
   console.log(`  scalar     ${scalar.toFixed(2).padStart(6)} s  ${(tokens / scalar).toFixed(0).padStart(6)} tokens/s  ${gflops(scalar)} GFLOP/s overall`);
-  console.log(`  wasm-simd  ${simdSeconds.toFixed(2).padStart(6)} s  ${(tokens / simdSeconds).toFixed(0).padStart(6)} tokens/s  ${gflops(simdSeconds)} GFLOP/s overall (median of 2)`);
+  console.log(
+    `  wasm-simd  ${simdSeconds.toFixed(2).padStart(6)} s  ${(tokens / simdSeconds).toFixed(0).padStart(6)} tokens/s  ${gflops(simdSeconds)} GFLOP/s overall (median of 2)`,
+  );
   console.log(`  ratio      ${(scalar / simdSeconds).toFixed(1)}×`);
   console.log(`  work: projections ${(projectionFlops / 1e9).toFixed(1)} GFLOP, attention ${(attentionFlops / 1e9).toFixed(1)} GFLOP`);
   await Promise.all(Object.values(backends).map((backend) => backend.dispose()));

@@ -21,9 +21,10 @@ export function compareMatmul(): void {
     const out = new Float32Array(rows * outDim);
     const flops = 2 * rows * inDim * outDim;
     const rates = kernelSets.map(() => [] as number[]);
-    const run = (kernels: KernelSet, repeats: number) => seconds(() => {
-      for (let repeat = 0; repeat < repeats; repeat++) kernels.matmulTransposed(out, x, w, rows, inDim, outDim);
-    });
+    const run = (kernels: KernelSet, repeats: number) =>
+      seconds(() => {
+        for (let repeat = 0; repeat < repeats; repeat++) kernels.matmulTransposed(out, x, w, rows, inDim, outDim);
+      });
     for (const kernels of kernelSets) {
       kernels.prepareWeights?.(w);
       // Past WebAssembly's baseline tier: V8 swaps in optimized code after some work, in the background.

@@ -16,12 +16,7 @@ export interface CacheLayout {
  * where the tail is scratch). Every handle is checked before anything is touched, so a
  * rejected request changes no cache.
  */
-export function planRowCaches(
-  owner: { readonly name: string },
-  request: ForwardRequestV1,
-  realTokens: readonly number[],
-  layout: CacheLayout,
-): RowCache[] {
+export function planRowCaches(owner: { readonly name: string }, request: ForwardRequestV1, realTokens: readonly number[], layout: CacheLayout): RowCache[] {
   const pasts = realTokens.map((_, row) => {
     const past = request.past?.[row] ?? null;
     if (past === null) return null;

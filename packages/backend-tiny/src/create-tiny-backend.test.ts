@@ -102,7 +102,14 @@ describe('createTinyBackend', () => {
 
 describe('request validation gives contract errors', () => {
   const backend = createTinyBackend(testModel(2));
-  const base = batchRequest([[1, 2, 3], [4, 5]], () => [], { padding: 'left' });
+  const base = batchRequest(
+    [
+      [1, 2, 3],
+      [4, 5],
+    ],
+    () => [],
+    { padding: 'left' },
+  );
   const withRead = (read: ReadRequestV1): ForwardRequestV1 => ({ ...base, reads: [read] });
   const cases: [string, ForwardRequestV1][] = [
     ['a token id outside the vocabulary', { ...base, inputIds: Int32Array.of(1, 2, 3, 0, 4, 999) }],

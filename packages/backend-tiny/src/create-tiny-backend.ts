@@ -111,8 +111,16 @@ function prepareModel(model: DecoderModel, options: TinyBackendOptions): { weigh
 function productWeights(weights: DecoderWeights): Float32Array[] {
   const tensors = [
     ...weights.layers.flatMap((layer) => [
-      layer.queryWeight, layer.keyWeight, layer.valueWeight, layer.queryBias, layer.keyBias, layer.valueBias,
-      layer.outputWeight, layer.gateWeight, layer.upWeight, layer.downWeight,
+      layer.queryWeight,
+      layer.keyWeight,
+      layer.valueWeight,
+      layer.queryBias,
+      layer.keyBias,
+      layer.valueBias,
+      layer.outputWeight,
+      layer.gateWeight,
+      layer.upWeight,
+      layer.downWeight,
     ]),
     ...[...weights.heads.values()].flatMap((head) => [head.weight, head.bias]),
   ];

@@ -9,8 +9,8 @@ import { createTinyBackend, createTinyBackendAsync } from './create-tiny-backend
 // that the synchronous path says why it fell back and the asynchronous one is not affected.
 const wireBytesLimit = 4096;
 const sizeOf = (bytes: unknown) => (ArrayBuffer.isView(bytes) || bytes instanceof ArrayBuffer ? bytes.byteLength : 0);
-const refusingAbove = <Constructor extends object>(constructor: Constructor, refuse: (args: unknown[]) => string | null) =>
-  new Proxy(constructor, {
+const refusingAbove = <Constructor extends object>(target: Constructor, refuse: (args: unknown[]) => string | null) =>
+  new Proxy(target, {
     construct(target, args, newTarget) {
       const refusal = refuse(args);
       if (refusal !== null) throw new RangeError(refusal);
@@ -28,12 +28,16 @@ Object.defineProperty(WebAssembly, 'compile', {
 });
 Object.defineProperty(WebAssembly, 'Module', {
   value: refusingAbove(WebAssembly.Module, ([bytes]) =>
-    sizeOf(bytes) > wireBytesLimit ? 'WebAssembly.Compile is disallowed on the main thread, if the buffer size is larger than 4KB. Use WebAssembly.compile, or compile on a worker thread.' : null,
+    sizeOf(bytes) > wireBytesLimit
+      ? 'WebAssembly.Compile is disallowed on the main thread, if the buffer size is larger than 4KB. Use WebAssembly.compile, or compile on a worker thread.'
+      : null,
   ),
 });
 Object.defineProperty(WebAssembly, 'Instance', {
   value: refusingAbove(WebAssembly.Instance, ([module]) =>
-    (moduleSizes.get(module as WebAssembly.Module) ?? 0) > wireBytesLimit ? 'WebAssembly.Instance is disallowed on the main thread, if the buffer size is larger than 4KB. Use WebAssembly.instantiate.' : null,
+    (moduleSizes.get(module as WebAssembly.Module) ?? 0) > wireBytesLimit
+      ? 'WebAssembly.Instance is disallowed on the main thread, if the buffer size is larger than 4KB. Use WebAssembly.instantiate.'
+      : null,
   ),
 });
 
@@ -41,7 +45,9 @@ describe('where synchronous compilation is refused on the main thread (Chromium 
   const model = createRandomDecoder({ seed: 0 });
 
   it('createTinyBackend falls back to the scalar kernels under auto and says why', () => {
-    expect(createTinyBackend(model).info.description).toMatch(/ kernels=scalar \(wasm-simd: the kernel module did not compile: WebAssembly\.Compile is disallowed on the main thread.*\)$/);
+    expect(createTinyBackend(model).info.description).toMatch(
+      / kernels=scalar \(wasm-simd: the kernel module did not compile: WebAssembly\.Compile is disallowed on the main thread.*\)$/,
+    );
     expect(() => createTinyBackend(model, { kernels: 'wasm-simd' })).toThrow(/disallowed on the main thread/);
   });
 

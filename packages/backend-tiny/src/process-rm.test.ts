@@ -100,8 +100,8 @@ describe('ProcessRM on backend-tiny', () => {
     await expect(prm.score([problem, solution] as never)).rejects.toThrow(/wrap a single \[problem, solution\] pair in a list/);
     await expect(prm.score([[problem, solution], { problem } as never])).rejects.toThrow(/pair 1: "solution"/);
     await expect(prm.score([[problem, '   ']])).rejects.toBeInstanceOf(InvalidInputError);
-    expect(() => ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 0 })), createByteBpeTokenizer(), { recipe: { ...prm.recipe, head: 'lm' } })).toThrow(
-      /reads one output with identity, but head "lm" gives 512/,
-    );
+    expect(() =>
+      ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 0 })), createByteBpeTokenizer(), { recipe: { ...prm.recipe, head: 'lm' } }),
+    ).toThrow(/reads one output with identity, but head "lm" gives 512/);
   });
 });

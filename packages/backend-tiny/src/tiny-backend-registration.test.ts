@@ -7,7 +7,9 @@ describe('tinyBackendRegistration', () => {
 
   it('runs decoder sources and skips ONNX graphs with a reason', () => {
     expect(tinyBackendRegistration.unavailableReason({ kind: 'decoder', model, description: 'seeded' }, { requestedByName: false })).toBeNull();
-    expect(tinyBackendRegistration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' }, { requestedByName: true })).toMatch(/not ONNX/);
+    expect(tinyBackendRegistration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' }, { requestedByName: true })).toMatch(
+      /not ONNX/,
+    );
   });
 
   it('is resolved by name and by auto once registered', async () => {

@@ -26,7 +26,8 @@ const options = (() => {
 })();
 const { device, software, description } = await pickDevice(options).catch(exitOnSetupError);
 const { config, batches, lengths, repeats } = benchGrid(options, software);
-const onnxruntimeVersion = (createRequire(import.meta.resolve('@reward-lens/backend-onnx-node'))('onnxruntime-node/package.json') as { version: string }).version;
+const onnxruntimeVersion = (createRequire(import.meta.resolve('@reward-lens/backend-onnx-node'))('onnxruntime-node/package.json') as { version: string })
+  .version;
 
 console.log(`adapter: ${description}`);
 console.log(describeMachine(`onnxruntime-node ${onnxruntimeVersion}`));
@@ -35,7 +36,9 @@ if (software) {
   console.log('         coroutine switch). These numbers say nothing about WebGPU on a GPU; run this on a machine with one.');
 }
 const { hiddenSize, numLayers, numHeads, numKvHeads, intermediateSize } = config;
-console.log(`model: llama hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize}; value head read at every position`);
+console.log(
+  `model: llama hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize}; value head read at every position`,
+);
 
 const model = createRandomDecoder({ seed: 1, config });
 let start = performance.now();
@@ -43,7 +46,9 @@ const webgpu = await createWebGpuBackend(model, { device, allowSoftwareAdapter: 
 const createdIn = (performance.now() - start) / 1000;
 start = performance.now();
 const onnx = await createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: false }), { intraOpThreads: 1, config: model.config });
-console.log(`webgpu backend created in ${createdIn.toFixed(1)} s (weights uploaded, shaders compiled); onnx graph exported and loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+console.log(
+  `webgpu backend created in ${createdIn.toFixed(1)} s (weights uploaded, shaders compiled); onnx graph exported and loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+);
 const tiny = createTinyBackend(model);
 
 const gridStart = performance.now();

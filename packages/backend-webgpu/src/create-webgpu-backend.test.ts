@@ -86,7 +86,15 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
   it('computes only the requested lm columns, equal to those of the full vocabulary', async () => {
     const request = paddedRequest([ids(5, 4)], ['right']);
     const positions = [[4]];
-    const [some, all] = (await backend.doForward({ ...request, reads: [{ kind: 'head', head: 'lm', positions, columns: [3, 200] }, { kind: 'head', head: 'lm', positions }] })).reads;
+    const [some, all] = (
+      await backend.doForward({
+        ...request,
+        reads: [
+          { kind: 'head', head: 'lm', positions, columns: [3, 200] },
+          { kind: 'head', head: 'lm', positions },
+        ],
+      })
+    ).reads;
     expect(all!.width).toBe(config.vocabSize);
     expect(Array.from(some!.values[0]!)).toEqual([all!.values[0]![3], all!.values[0]![200]]);
   });
@@ -109,7 +117,13 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
         inputIds.set(row, index * sequenceLength);
         attentionMask.fill(1, index * sequenceLength, index * sequenceLength + row.length);
       });
-      return { batchSize: rows.length, sequenceLength, inputIds, attentionMask, reads: [valueOfClasses(rows.map((row) => Array.from(row, (_, index) => index)))] };
+      return {
+        batchSize: rows.length,
+        sequenceLength,
+        inputIds,
+        attentionMask,
+        reads: [valueOfClasses(rows.map((row) => Array.from(row, (_, index) => index)))],
+      };
     };
 
     it('continues cached and fresh rows in one batch, and hands back caches that cover past and new tokens', async () => {
@@ -139,7 +153,10 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
       await expect(backend.doForward({ ...batch([ids(1, 1)]), past: [handle] })).rejects.toMatchObject({ code: 'BACKEND_CONTRACT', message: /released/ });
       expect(() => handle.fork()).toThrow(/released/);
       const foreign = (await reference.doForward({ ...batch([ids(4, 11)]), returnCache: true })).caches![0]!;
-      await expect(backend.doForward({ ...batch([ids(1, 1)]), past: [foreign] })).rejects.toMatchObject({ code: 'BACKEND_CONTRACT', message: /not a cache handle made by this backend/ });
+      await expect(backend.doForward({ ...batch([ids(1, 1)]), past: [foreign] })).rejects.toMatchObject({
+        code: 'BACKEND_CONTRACT',
+        message: /not a cache handle made by this backend/,
+      });
     });
   });
 });

@@ -83,8 +83,11 @@ class WebGpuBackend implements BackendV1 {
     const realTokens = validateForwardRequest(this, request);
     const pasts = this.#pastsOf(request);
     const returnCache = request.returnCache === true;
-    const plan = planForward(request, realTokens.map((_, row) => pasts?.[row]?.length ?? 0), model.weights.config, (head) =>
-      model.weights.heads.get(head)!.width,
+    const plan = planForward(
+      request,
+      realTokens.map((_, row) => pasts?.[row]?.length ?? 0),
+      model.weights.config,
+      (head) => model.weights.heads.get(head)!.width,
     );
     const made: { caches: GPUBuffer[] | null } = { caches: null };
     let bytes: ArrayBuffer;

@@ -13,7 +13,9 @@ describe('webgpu registrations', () => {
 
   it('skip ONNX graphs with a reason', async () => {
     for (const registration of [webGpuBackendRegistration, webGpuSoftwareBackendRegistration]) {
-      expect(await registration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' }, { requestedByName: true })).toMatch(/not ONNX graphs/);
+      expect(await registration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'graph' }, { requestedByName: true })).toMatch(
+        /not ONNX graphs/,
+      );
     }
     expect(webGpuBackendRegistration.priority).toBe(30);
     expect(webGpuSoftwareBackendRegistration.explicitOnly).toBe(true);

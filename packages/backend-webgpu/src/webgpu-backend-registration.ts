@@ -38,7 +38,7 @@ export const webGpuBackendRegistration: BackendRegistration = {
   },
   async create(source, options) {
     if (source.kind !== 'decoder') throw new Error(`backend-webgpu cannot run a "${source.kind}" source`);
-    const settings = (options.settings?.['webgpu'] ?? {}) as WebGpuBackendOptions;
+    const settings = (options.settings?.webgpu ?? {}) as WebGpuBackendOptions;
     // Named by the user, a software adapter is acceptable (the backend's description says which adapter runs).
     return createWebGpuBackend(source.model, { powerPreference: 'high-performance', allowSoftwareAdapter: options.requestedByName === true, ...settings });
   },

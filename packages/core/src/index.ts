@@ -20,7 +20,15 @@ export {
   type SkippedBackend,
 } from './errors/index.js';
 export { createEvidence, type Evidence, type Gauge, type Trust } from './evidence.js';
-export { aggregate, aggregatorNames, builtInAggregators, getAggregator, registerAggregator, type Aggregator, type BuiltInAggregatorName } from './aggregators/index.js';
+export {
+  aggregate,
+  aggregatorNames,
+  builtInAggregators,
+  getAggregator,
+  registerAggregator,
+  type Aggregator,
+  type BuiltInAggregatorName,
+} from './aggregators/index.js';
 export type {
   BackendV1,
   CacheHandleV1,

@@ -12,7 +12,11 @@ class FakeTensor implements OrtTensor {
 }
 
 const tensor = (name: string, type: string, shape: (number | string)[]): OrtValueMetadata => ({ name, isTensor: true, type, shape });
-const inputs = [tensor('input_ids', 'int64', ['batch', 'sequence']), tensor('attention_mask', 'int64', ['batch', 'total']), tensor('position_ids', 'int64', ['batch', 'sequence'])];
+const inputs = [
+  tensor('input_ids', 'int64', ['batch', 'sequence']),
+  tensor('attention_mask', 'int64', ['batch', 'total']),
+  tensor('position_ids', 'int64', ['batch', 'sequence']),
+];
 const config = { vocabSize: 16, hiddenSize: 4, numLayers: 1, maxPositions: 32 };
 
 interface SessionLog {
@@ -46,7 +50,19 @@ describe('createOrtBackend over an injected onnxruntime module', () => {
     expect(backend.info.description).toMatch(/^onnx decoder hidden=4 layers=1, fake runtime$/);
     // Row 0 left-padded by two, row 1 unpadded.
     const request = { batchSize: 2, sequenceLength: 4, inputIds: Int32Array.of(0, 0, 5, 6, 1, 2, 3, 4), attentionMask: Uint8Array.of(0, 0, 1, 1, 1, 1, 1, 1) };
-    const { reads } = await backend.doForward({ ...request, reads: [{ kind: 'head', head: 'value', positions: [[2, 3], [0, 3]] }] });
+    const { reads } = await backend.doForward({
+      ...request,
+      reads: [
+        {
+          kind: 'head',
+          head: 'value',
+          positions: [
+            [2, 3],
+            [0, 3],
+          ],
+        },
+      ],
+    });
     expect(reads[0]!.values).toEqual([Float32Array.of(0, 1), Float32Array.of(0, 3)]);
     expect(log.runs[0]!.fetches).toEqual(['scores.value']);
     expect(log.runs[0]!.feeds.attention_mask!.data).toEqual(BigInt64Array.of(0n, 0n, 1n, 1n, 1n, 1n, 1n, 1n));
@@ -62,9 +78,11 @@ describe('createOrtBackend over an injected onnxruntime module', () => {
     expect((error as ModelLoadError).message).toBe('model.onnx: onnxruntime cannot load it (protobuf parsing failed)');
 
     const log: SessionLog = { runs: [], released: 0 };
-    const unknown = await createOrtBackend(new Uint8Array(1), { name: 'onnx-fake', ort: fakeOrt([tensor('last_hidden_state', 'float32', [1, 2, 4])], log), config }).catch(
-      (caught: unknown) => caught,
-    );
+    const unknown = await createOrtBackend(new Uint8Array(1), {
+      name: 'onnx-fake',
+      ort: fakeOrt([tensor('last_hidden_state', 'float32', [1, 2, 4])], log),
+      config,
+    }).catch((caught: unknown) => caught);
     expect((unknown as Error).message).toMatch(/^<in-memory ONNX model>: it has no head outputs.*\n.*\n {2}input_ids int64 \[batch, sequence\]/);
     expect(log.released).toBe(1);
   });

@@ -1,11 +1,4 @@
-import {
-  Capability,
-  ModelLoadError,
-  validateDecoderModel,
-  type BackendV1,
-  type Capabilities,
-  type DecoderModel,
-} from '@reward-lens/core/internal';
+import { Capability, ModelLoadError, validateDecoderModel, type BackendV1, type Capabilities, type DecoderModel } from '@reward-lens/core/internal';
 import { inspectGraphLayout, type GraphLayout, type ValueDescription } from './graph-layout.js';
 import { readoutWeightsOf } from './linear-readout.js';
 import { mergeConfigs, type OnnxModelConfig } from './onnx-model-config.js';
@@ -62,7 +55,10 @@ const IN_MEMORY = '<in-memory ONNX model>';
  * import * as ort from 'onnxruntime-web';
  * const backend = await createOrtBackend(bytes, { name: 'onnx-web', ort, config });
  */
-export async function createOrtBackend<SessionOptions extends object>(model: string | Uint8Array, settings: OrtBackendSettings<SessionOptions>): Promise<BackendV1> {
+export async function createOrtBackend<SessionOptions extends object>(
+  model: string | Uint8Array,
+  settings: OrtBackendSettings<SessionOptions>,
+): Promise<BackendV1> {
   const file = settings.file ?? (typeof model === 'string' ? model : IN_MEMORY);
   if (settings.decoder) validateDecoderModel(settings.decoder, 'options.decoder');
   const config = mergeConfigs(mergeConfigs(settings.configFromFile ?? {}, settings.decoder?.config), settings.config);
@@ -70,7 +66,8 @@ export async function createOrtBackend<SessionOptions extends object>(model: str
   let session: OrtSession;
   try {
     const { InferenceSession } = settings.ort;
-    session = typeof model === 'string' ? await InferenceSession.create(model, settings.sessionOptions) : await InferenceSession.create(model, settings.sessionOptions);
+    session =
+      typeof model === 'string' ? await InferenceSession.create(model, settings.sessionOptions) : await InferenceSession.create(model, settings.sessionOptions);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ModelLoadError(`onnxruntime cannot load it (${reason.trim()})`, { file, cause: error });
@@ -110,7 +107,9 @@ function kvShapeOf(layout: GraphLayout, config: OnnxModelConfig, file: string) {
   const kvHeads = layout.kvHeads ?? config.numKvHeads;
   const headDim = layout.headDim ?? config.headDim;
   if (kvHeads === undefined || headDim === undefined) {
-    throw new ModelLoadError('the past_key_values inputs leave the key/value heads or the head size dynamic; pass options.config.numKvHeads and headDim', { file });
+    throw new ModelLoadError('the past_key_values inputs leave the key/value heads or the head size dynamic; pass options.config.numKvHeads and headDim', {
+      file,
+    });
   }
   return { layers: layout.pastLayers, kvHeads, headDim };
 }

@@ -60,7 +60,8 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     for (const part of ['key', 'value']) if (!inputNames.has(`past_key_values.${layer}.${part}`)) fail(`"past_key_values.${layer}.${part}" is missing`);
   }
   const hasPresent =
-    pastLayers > 0 && Array.from({ length: pastLayers }, (_, layer) => outputNames.has(`present.${layer}.key`) && outputNames.has(`present.${layer}.value`)).every(Boolean);
+    pastLayers > 0 &&
+    Array.from({ length: pastLayers }, (_, layer) => outputNames.has(`present.${layer}.key`) && outputNames.has(`present.${layer}.value`)).every(Boolean);
   const pastShape = inputs.find((input) => input.name === 'past_key_values.0.key')?.shape;
 
   const heads: HeadOutput[] = [];
@@ -77,7 +78,8 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     else if (output.name === 'scores') head = { output: output.name, kind: 'value', name: undefined, width };
     else if (output.name.startsWith('logits.')) head = { output: output.name, kind: 'lm', name: output.name.slice('logits.'.length), width };
     else if (output.name.startsWith('scores.')) head = { output: output.name, kind: 'value', name: output.name.slice('scores.'.length), width };
-    else if (output.name.startsWith('class_logits.')) head = { output: output.name, kind: 'token-classification', name: output.name.slice('class_logits.'.length), width };
+    else if (output.name.startsWith('class_logits.'))
+      head = { output: output.name, kind: 'token-classification', name: output.name.slice('class_logits.'.length), width };
     else continue;
     if (output.type !== 'float32') fail(`output "${output.name}" is ${output.type ?? 'not a tensor'}; only float32 graphs are supported`);
     if (head) heads.push(head);

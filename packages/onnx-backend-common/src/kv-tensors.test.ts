@@ -34,7 +34,8 @@ function presentsOf(batchPlan: BatchPlan): RowKeyValues {
 function expectedRow(part: number, layer: number, row: number, slots: number[]): Float32Array {
   const values: number[] = [];
   for (let head = 0; head < shape.kvHeads; head++) {
-    for (const slot of slots) for (let within = 0; within < shape.headDim; within++) values.push(part * 100000 + layer * 10000 + row * 1000 + head * 100 + slot * 10 + within);
+    for (const slot of slots)
+      for (let within = 0; within < shape.headDim; within++) values.push(part * 100000 + layer * 10000 + row * 1000 + head * 100 + slot * 10 + within);
   }
   return Float32Array.from(values);
 }

@@ -32,7 +32,13 @@ export function readoutWeightsOf(model: DecoderModel): ReadoutWeights {
  * `head(rmsNorm(h))` for `count` hidden states `[count, hidden]`, in float64 with one float32
  * rounding per value (as backend-tiny computes it). With `columns`, only those rows of the head.
  */
-export function applyReadout(weights: ReadoutWeights, headName: string, hidden: Float32Array, count: number, columns: readonly number[] | undefined): Float32Array {
+export function applyReadout(
+  weights: ReadoutWeights,
+  headName: string,
+  hidden: Float32Array,
+  count: number,
+  columns: readonly number[] | undefined,
+): Float32Array {
   const head = weights.heads.get(headName);
   if (!head) throw new Error(`no readout weights for head "${headName}"`);
   const { hiddenSize, finalNorm, eps } = weights;

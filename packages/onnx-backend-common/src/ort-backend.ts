@@ -58,7 +58,12 @@ export class OrtBackend implements BackendV1 {
     if (state === null) throw new BackendContractError(this.name, 'doForward was called after dispose()');
     const realTokens = validateForwardRequest(this, request);
     const pasts = this.#pastsOf(request);
-    const plan = planBatch(request, realTokens, pasts.map((past, row) => (past === null ? 0 : request.past![row]!.length)), state.padding);
+    const plan = planBatch(
+      request,
+      realTokens,
+      pasts.map((past, row) => (past === null ? 0 : request.past![row]!.length)),
+      state.padding,
+    );
     const returnCache = request.returnCache === true;
 
     const fetches = new Set<string>();

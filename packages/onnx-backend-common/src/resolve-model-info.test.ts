@@ -14,7 +14,13 @@ function resolve(inputs: ValueDescription[], outputs: ValueDescription[], config
 
 describe('reading a graph layout', () => {
   it('takes an Optimum causal-LM export with past: logits is the LM head, layers from the cache', () => {
-    const inputs = [...optimumInputs, cache('past_key_values.0.key'), cache('past_key_values.0.value'), cache('past_key_values.1.key'), cache('past_key_values.1.value')];
+    const inputs = [
+      ...optimumInputs,
+      cache('past_key_values.0.key'),
+      cache('past_key_values.0.value'),
+      cache('past_key_values.1.key'),
+      cache('past_key_values.1.value'),
+    ];
     const outputs = [perToken('logits', 32000), cache('present.0.key'), cache('present.0.value'), cache('present.1.key'), cache('present.1.value')];
     const layout = inspectGraphLayout(inputs, outputs, 'model.onnx');
     expect(layout).toMatchObject({ hasPositionIds: true, pastLayers: 2, hasPresent: true, kvHeads: 4, headDim: 32, hiddenLayers: [] });
@@ -36,7 +42,13 @@ describe('reading a graph layout', () => {
   });
 
   it('names heads from reward-lens output names and maps plain scores to the config value head', () => {
-    const outputs = [perToken('scores.reward', 1), perToken('class_logits.steps', 3), perToken('scores', 1), perToken('hidden_states.0', 64), perToken('hidden_states.1', 64)];
+    const outputs = [
+      perToken('scores.reward', 1),
+      perToken('class_logits.steps', 3),
+      perToken('scores', 1),
+      perToken('hidden_states.0', 64),
+      perToken('hidden_states.1', 64),
+    ];
     const { info } = resolve(optimumInputs, outputs, { vocabSize: 100, maxPositions: 64 });
     expect(info.heads.map((head) => [head.name, head.kind, head.width])).toEqual([
       ['reward', 'value', 1],
@@ -63,6 +75,8 @@ describe('reading a graph layout', () => {
     expect(fail(optimumInputs, [perToken('last_hidden_state', 10)])).toContain('no head outputs');
     expect(fail(optimumInputs, [{ ...perToken('logits', 10), type: 'float16' }])).toContain('only float32 graphs');
     expect(fail(optimumInputs, [perToken('logits', 10)], { vocabSize: 10 })).toContain('number of layers is unknown');
-    expect(fail(optimumInputs, [perToken('logits', 10), perToken('hidden_states.2', 8)], { numLayers: 3, maxPositions: 9 })).toContain('the graph has 2 layers, the config says 3');
+    expect(fail(optimumInputs, [perToken('logits', 10), perToken('hidden_states.2', 8)], { numLayers: 3, maxPositions: 9 })).toContain(
+      'the graph has 2 layers, the config says 3',
+    );
   });
 });

@@ -38,15 +38,24 @@ export function resolveModelInfo(layout: GraphLayout, config: OnnxModelConfig, f
   }
 
   const lmWidth = [...heads.values()].find((head) => head.kind === 'lm')?.width;
-  const vocabSize = config.vocabSize ?? lmWidth ?? fail('the vocabulary size is unknown: the graph has no LM head output and no config.json beside it; pass options.config.vocabSize');
+  const vocabSize =
+    config.vocabSize ??
+    lmWidth ??
+    fail('the vocabulary size is unknown: the graph has no LM head output and no config.json beside it; pass options.config.vocabSize');
   if (lmWidth !== undefined && lmWidth !== vocabSize) fail(`the LM head output has width ${lmWidth}, the config says the vocabulary has ${vocabSize} tokens`);
 
-  const graphLayers = layout.pastLayers > 0 ? layout.pastLayers : layout.hiddenLayers.length > 0 ? layout.hiddenLayers[layout.hiddenLayers.length - 1]! : undefined;
-  const numLayers = config.numLayers ?? graphLayers ?? fail('the number of layers is unknown (no past_key_values inputs, no hidden_states outputs); pass options.config.numLayers');
+  const graphLayers =
+    layout.pastLayers > 0 ? layout.pastLayers : layout.hiddenLayers.length > 0 ? layout.hiddenLayers[layout.hiddenLayers.length - 1]! : undefined;
+  const numLayers =
+    config.numLayers ??
+    graphLayers ??
+    fail('the number of layers is unknown (no past_key_values inputs, no hidden_states outputs); pass options.config.numLayers');
   if (graphLayers !== undefined && graphLayers !== numLayers) fail(`the graph has ${graphLayers} layers, the config says ${numLayers}`);
   const hiddenSize = config.hiddenSize ?? layout.hiddenSize ?? fail('the hidden size is unknown; pass options.config.hiddenSize');
-  if (layout.hiddenSize !== undefined && layout.hiddenSize !== hiddenSize) fail(`hidden_states outputs have width ${layout.hiddenSize}, the config says ${hiddenSize}`);
-  const maxPositions = config.maxPositions ?? fail('the number of positions is unknown; pass options.config.maxPositions (or put config.json beside the model)');
+  if (layout.hiddenSize !== undefined && layout.hiddenSize !== hiddenSize)
+    fail(`hidden_states outputs have width ${layout.hiddenSize}, the config says ${hiddenSize}`);
+  const maxPositions =
+    config.maxPositions ?? fail('the number of positions is unknown; pass options.config.maxPositions (or put config.json beside the model)');
 
   const kv = layout.kvHeads !== undefined && layout.headDim !== undefined ? ` kv=${layout.kvHeads}x${layout.headDim}` : '';
   return {
@@ -71,7 +80,9 @@ function matchByName(output: HeadOutput, configHeads: readonly OnnxHeadConfig[],
   // Plain `logits`: the config's LM head when the width allows it, else its classifier of that width.
   const lm = configHeads.find((head) => head.kind === 'lm' && head.output === undefined);
   if (lm && (output.width === undefined || vocabSize === undefined || output.width === vocabSize)) return lm;
-  return configHeads.find((head) => head.kind === 'token-classification' && head.output === undefined && (output.width === undefined || head.numLabels === output.width));
+  return configHeads.find(
+    (head) => head.kind === 'token-classification' && head.output === undefined && (output.width === undefined || head.numLabels === output.width),
+  );
 }
 
 function logitsKind(output: HeadOutput, vocabSize: number | undefined): HeadKindV1 {

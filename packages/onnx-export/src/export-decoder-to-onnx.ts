@@ -6,16 +6,7 @@ import { headNodes } from './decoder/head-nodes.js';
 import { initializerByteLength } from './external-data.js';
 import { GraphBuilder } from './graph/graph-builder.js';
 import { DataType, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
-import {
-  dynamicAxes,
-  headOutputNames,
-  hiddenStatesName,
-  onnxInputNames,
-  pastKeyName,
-  pastValueName,
-  presentKeyName,
-  presentValueName,
-} from './onnx-names.js';
+import { dynamicAxes, headOutputNames, hiddenStatesName, onnxInputNames, pastKeyName, pastValueName, presentKeyName, presentValueName } from './onnx-names.js';
 
 export interface OnnxExportOptions {
   /** Add `past_key_values.*` inputs and `present.*` outputs (KV-cache prefix scoring). */
@@ -43,11 +34,14 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   } catch (error) {
     throw new InvalidInputError((error as Error).message, { cause: error });
   }
-  if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) throw new InvalidInputError('ONNX raw tensor data is little-endian; exporting on a big-endian host is not supported');
-  if (options.opset !== undefined && options.opset !== ONNX_OPSET) throw new InvalidInputError(`opset ${String(options.opset)} is not supported (only ${ONNX_OPSET})`);
+  if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1)
+    throw new InvalidInputError('ONNX raw tensor data is little-endian; exporting on a big-endian host is not supported');
+  if (options.opset !== undefined && options.opset !== ONNX_OPSET)
+    throw new InvalidInputError(`opset ${String(options.opset)} is not supported (only ${ONNX_OPSET})`);
   const { config } = model;
   const heads = selectHeads(config.heads, options.heads);
-  if (heads.length === 0 && !options.hiddenStates) throw new InvalidInputError('the graph would have no outputs: export at least one head or the hidden states');
+  if (heads.length === 0 && !options.hiddenStates)
+    throw new InvalidInputError('the graph would have no outputs: export at least one head or the hidden states');
 
   const builder = new GraphBuilder();
   const context: DecoderGraphContext = { builder, config, tensors: model.tensors };
@@ -63,8 +57,16 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
     }
   }
 
-  const embeddingTable = builder.floatInitializer('model.embed_tokens.weight', [config.vocabSize, config.hiddenSize], requireTensor(context, 'model.embed_tokens.weight'));
-  let hidden = builder.node('Gather', [embeddingTable, onnxInputNames.inputIds], { scope: '/model/embed_tokens', attributes: { axis: 0 }, output: hiddenStatesName(0) });
+  const embeddingTable = builder.floatInitializer(
+    'model.embed_tokens.weight',
+    [config.vocabSize, config.hiddenSize],
+    requireTensor(context, 'model.embed_tokens.weight'),
+  );
+  let hidden = builder.node('Gather', [embeddingTable, onnxInputNames.inputIds], {
+    scope: '/model/embed_tokens',
+    attributes: { axis: 0 },
+    output: hiddenStatesName(0),
+  });
   const rotary = rotaryInputNodes(context);
   const attentionBias = attentionBiasNodes(context);
   for (let layer = 0; layer < config.numLayers; layer++) {

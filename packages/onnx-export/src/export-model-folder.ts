@@ -21,7 +21,15 @@ export interface ExportModelFolderResult extends OnnxModelFolderResult {
 }
 
 /** Tokenizer files copied byte for byte, when the source folder has them. */
-const tokenizerFiles = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', 'vocab.json', 'merges.txt', 'tokenizer.model'];
+const tokenizerFiles = [
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'added_tokens.json',
+  'vocab.json',
+  'merges.txt',
+  'tokenizer.model',
+];
 
 /**
  * What the exported config.json keeps of the source's: its architecture (which says how the model
@@ -30,7 +38,8 @@ const tokenizerFiles = ['tokenizer.json', 'tokenizer_config.json', 'special_toke
 async function sourceIdentity(inFolder: string): Promise<DecoderConfigToHfOptions> {
   const source = JSON.parse(await readFile(join(inFolder, 'config.json'), 'utf8')) as Record<string, unknown>;
   const identity: DecoderConfigToHfOptions = {};
-  if (Array.isArray(source.architectures) && source.architectures.every((name) => typeof name === 'string')) identity.architectures = source.architectures as string[];
+  if (Array.isArray(source.architectures) && source.architectures.every((name) => typeof name === 'string'))
+    identity.architectures = source.architectures as string[];
   if (typeof source.bos_token_id === 'number') identity.bosTokenId = source.bos_token_id;
   if (typeof source.eos_token_id === 'number') identity.eosTokenId = source.eos_token_id;
   return identity;

@@ -46,7 +46,10 @@ describe('exported graphs match backend-tiny', () => {
         const { outputs, cell } = await runGraph(session, config, [{ ids: long }, { ids: short }, { ids: short, leftPadding: 7 }]);
         const outputNames = headOutputNames(config.heads);
         const rowValues = (name: string, width: number, row: number, count: number) =>
-          Float32Array.from({ length: count * width }, (_, index) => (outputs[name]!.data as Float32Array)[cell(row, Math.floor(index / width)) * width + (index % width)]!);
+          Float32Array.from(
+            { length: count * width },
+            (_, index) => (outputs[name]!.data as Float32Array)[cell(row, Math.floor(index / width)) * width + (index % width)]!,
+          );
         config.heads.forEach((head, headIndex) => {
           const width = headWidth(config, head);
           const name = outputNames.get(head.name)!;

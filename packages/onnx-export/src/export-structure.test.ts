@@ -21,8 +21,30 @@ function shapeOf(value: OnnxTypes.IValueInfoProto): (number | string)[] {
 
 /** Operators of the ONNX standard domain that onnxruntime-web's WebAssembly and WebGPU builds both run. */
 const portableOperators = new Set([
-  'Add', 'And', 'Cast', 'Concat', 'Div', 'Expand', 'Gather', 'Gemm', 'LessOrEqual', 'MatMul', 'Mul', 'Pow', 'Range',
-  'ReduceMean', 'Reshape', 'Shape', 'Sigmoid', 'Softmax', 'Split', 'Sqrt', 'Sub', 'Transpose', 'Unsqueeze', 'Where',
+  'Add',
+  'And',
+  'Cast',
+  'Concat',
+  'Div',
+  'Expand',
+  'Gather',
+  'Gemm',
+  'LessOrEqual',
+  'MatMul',
+  'Mul',
+  'Pow',
+  'Range',
+  'ReduceMean',
+  'Reshape',
+  'Shape',
+  'Sigmoid',
+  'Softmax',
+  'Split',
+  'Sqrt',
+  'Sub',
+  'Transpose',
+  'Unsqueeze',
+  'Where',
 ]);
 
 describe('exported graph structure', () => {

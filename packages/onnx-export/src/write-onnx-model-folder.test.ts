@@ -17,7 +17,8 @@ const { config } = model;
 const ids = [3, 14, 15, 92, 65, 35];
 
 async function scoresOf(source: string | Uint8Array): Promise<Float32Array> {
-  const session = typeof source === 'string' ? await InferenceSession.create(source, testSessionOptions) : await InferenceSession.create(source, testSessionOptions);
+  const session =
+    typeof source === 'string' ? await InferenceSession.create(source, testSessionOptions) : await InferenceSession.create(source, testSessionOptions);
   try {
     const { outputs } = await runGraph(session, config, [{ ids }]);
     return outputs['scores.value']!.data as Float32Array;
@@ -72,7 +73,11 @@ describe('writeOnnxModelFolder', () => {
     const result = await writeOnnxModelFolder(folder, { model, onnx: bytes, externalDataThresholdBytes: 0, externalTensorThresholdBytes: 4096 });
     expect(result.externalData).toBe(true);
     const hf = JSON.parse(await readFile(join(folder, 'config.json'), 'utf8')) as { reward_lens: Record<string, unknown> };
-    expect(hf.reward_lens).toEqual({ onnx_heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight', bias: 'v_head.bias', output: 'scores.value' }], onnx_with_past: false, onnx_hidden_states: false });
+    expect(hf.reward_lens).toEqual({
+      onnx_heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight', bias: 'v_head.bias', output: 'scores.value' }],
+      onnx_with_past: false,
+      onnx_hidden_states: false,
+    });
     expect(await scoresOf(join(folder, 'model.onnx'))).toEqual(await scoresOf(bytes));
   });
 });

@@ -18,7 +18,16 @@ afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, for
 async function runCli(argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const sink = (chunks: string[]) => Object.assign(new Writable({ write: (chunk, _encoding, done) => (chunks.push(String(chunk)), done()) }), { isTTY: false });
+  const sink = (chunks: string[]) =>
+    Object.assign(
+      new Writable({
+        write: (chunk, _encoding, done) => {
+          chunks.push(String(chunk));
+          done();
+        },
+      }),
+      { isTTY: false },
+    );
   const stdin = Object.assign(Readable.from([]), { isTTY: true });
   const exitCode = await main(argv, { stdin, stdout: sink(out), stderr: sink(err) });
   return { exitCode, stdout: out.join(''), stderr: err.join('') };
@@ -40,7 +49,9 @@ async function writeFolder(recipe: ReadingRecipe): Promise<string> {
   } else {
     // A SentencePiece tokenizer (stories260K's, as Mistral's is) with Math-Shepherd's tag added.
     const { tokenizerJson: storiesJson, tokenizerConfig: storiesConfig } = storiesTokenizerFiles();
-    const json = structuredClone(storiesJson) as { added_tokens: { id: number; content: string; special: boolean; single_word: boolean; lstrip: boolean; rstrip: boolean; normalized: boolean }[] };
+    const json = structuredClone(storiesJson) as {
+      added_tokens: { id: number; content: string; special: boolean; single_word: boolean; lstrip: boolean; rstrip: boolean; normalized: boolean }[];
+    };
     json.added_tokens.push({ id: 512, content: ' ки', special: false, single_word: false, lstrip: false, rstrip: false, normalized: false });
     tokenizerJson = json;
     tokenizerConfig = storiesConfig;
@@ -53,7 +64,6 @@ async function writeFolder(recipe: ReadingRecipe): Promise<string> {
   await writeDecoderFolder(folder, { model, tokenizerJson, tokenizerConfig, hfConfig: { architectures: ['LlamaForCausalLM'] } });
   return folder;
 }
-
 
 describe('reward-lens score --model <folder> --recipe <name>, for every preset', () => {
   const item = processBenchGsm8k()[1]!;

@@ -27,7 +27,12 @@ async function writeQwenPrmFolder() {
   const tokenizer = createHfTokenizer(tokenizerJson, files.tokenizerConfig);
   const { model, backend } = recipeModel({ vocabSize: 151_936, heads: qwen25MathPrmRecipe.heads, architecture: 'qwen2' });
   const folder = tempFolder();
-  await writeDecoderFolder(folder, { model, tokenizerJson, tokenizerConfig: files.tokenizerConfig, hfConfig: { architectures: ['Qwen2ForProcessRewardModel'] } });
+  await writeDecoderFolder(folder, {
+    model,
+    tokenizerJson,
+    tokenizerConfig: files.tokenizerConfig,
+    hfConfig: { architectures: ['Qwen2ForProcessRewardModel'] },
+  });
   return { folder, tokenizer, backend };
 }
 

@@ -62,7 +62,10 @@ describe('reading recipes reproduce the published usage on tiny random models of
     const solution = item.steps.map((step, index) => `Step ${index + 1}: ${step.replace(/\n+/g, ' ')}`).join('\n');
     const evidence = await prm.stepScores([{ problem: item.problem, solution }]);
 
-    const text = `${item.problem} ${solution.split('\n').map((step) => `${step} ки`).join('\n')}`;
+    const text = `${item.problem} ${solution
+      .split('\n')
+      .map((step) => `${step} ки`)
+      .join('\n')}`;
     const ids = [tokenizer.bosTokenId!, ...tokenizer.encode(text).ids];
     expect(Array.from(prm.tokenize({ problem: item.problem, solution }).inputIds)).toEqual(ids);
     const positions = indicesOf(ids, tokenizer.tokenToId(' ки')!);
@@ -116,7 +119,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
     expectClose(evidence.value.curves[0]!, expected, 1e-6, 'step rewards');
   });
 
-  it("trl-token-classification: P(class 1) at the last token of each step + separator, as PRMTrainer labels it", async () => {
+  it('trl-token-classification: P(class 1) at the last token of each step + separator, as PRMTrainer labels it', async () => {
     const tokenizer = llama3Tokenizer();
     const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: trlTokenClassificationRecipe.heads });
     const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: trlTokenClassificationRecipe });

@@ -12,7 +12,9 @@ describe('caps', () => {
     expect(stdout).toMatch(/^model +llama/m);
     expect(stdout).toMatch(/^heads +value \(value, width 1\)/m);
     expect(stdout).toMatch(/^kv cache +supported$/m);
-    expect(stdout.replace(/\n +/g, ' ')).toMatch(/^registered +webgpu \(priority 30\), onnx-node \(priority 20\), onnx-web \(priority 15\), tiny \(priority 10\), webgpu-software \(priority 5, by name only\)/m);
+    expect(stdout.replace(/\n +/g, ' ')).toMatch(
+      /^registered +webgpu \(priority 30\), onnx-node \(priority 20\), onnx-web \(priority 15\), tiny \(priority 10\), webgpu-software \(priority 5, by name only\)/m,
+    );
   });
 
   it('--json gives the same facts as one object', async () => {

@@ -69,7 +69,7 @@ function formatCapsText(report: ReturnType<typeof capsReport>, width: number): s
   ];
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = ' '.repeat(labelWidth + 2);
-  return rows.map(([label, value]) => wrap(`${label.padEnd(labelWidth)}  ${value}`, width, indent).join('\n')).join('\n') + '\n';
+  return `${rows.map(([label, value]) => wrap(`${label.padEnd(labelWidth)}  ${value}`, width, indent).join('\n')).join('\n')}\n`;
 }
 
 /** `reward-lens caps`: the capability string and the facts about a backend a user needs to pick one. */

@@ -27,7 +27,14 @@ describe('convert llama2c', () => {
       '',
     ]);
     const config = JSON.parse(await readFile(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
-    expect(config).toMatchObject({ architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 64, vocab_size: 512, bos_token_id: 1, eos_token_id: 2 });
+    expect(config).toMatchObject({
+      architectures: ['LlamaForCausalLM'],
+      model_type: 'llama',
+      hidden_size: 64,
+      vocab_size: 512,
+      bos_token_id: 1,
+      eos_token_id: 2,
+    });
     for (const name of ['model.safetensors', 'tokenizer.json', 'tokenizer_config.json']) expect(existsSync(join(out, name))).toBe(true);
   });
 
@@ -38,7 +45,9 @@ describe('convert llama2c', () => {
     const { exitCode, stdout, stderr } = await runMain(['convert', 'llama2c', truncated, files.tokenizer, out]);
     expect(exitCode).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(new RegExp(`^reward-lens: MODEL_LOAD: ${truncated.replace(/[.\\]/g, '\\$&')}: llama2.c checkpoint is truncated: .*the file has 100000\\n$`));
+    expect(stderr).toMatch(
+      new RegExp(`^reward-lens: MODEL_LOAD: ${truncated.replace(/[.\\]/g, '\\$&')}: llama2.c checkpoint is truncated: .*the file has 100000\\n$`),
+    );
     expect(existsSync(out)).toBe(false);
   });
 

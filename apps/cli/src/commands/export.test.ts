@@ -61,7 +61,19 @@ describe('export onnx', () => {
 
   it("generate --model reads the export on onnx-node: greedy from BOS prints run.c's 200 tokens exactly", async () => {
     const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await runMain(['generate', '--model', storiesOnnx, '--backend', 'onnx-node', '--max-tokens', '200', '--temperature', '0', '--prompt', '']);
+    const { exitCode, stdout, stderr } = await runMain([
+      'generate',
+      '--model',
+      storiesOnnx,
+      '--backend',
+      'onnx-node',
+      '--max-tokens',
+      '200',
+      '--temperature',
+      '0',
+      '--prompt',
+      '',
+    ]);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     expect(stdout).toBe(`${greedy200}\n`);
@@ -71,7 +83,9 @@ describe('export onnx', () => {
     const exported = await runMain(['export', 'onnx', classifier, classifierOnnx, '--recipe', 'sequence-classifier', '--hidden-states']);
     expect(exported.exitCode).toBe(0);
     expect(exported.stdout).toMatch(/^ {2}heads {18}the heads recipe "sequence-classifier" reads$/m);
-    expect(exported.stdout).toMatch(/^ {2}outputs {16}scores\.value \(value head "value", width 1\),\n {25}hidden_states\.\{0\.\.2\}, present\.\{0\.\.1\}\.\{key,value\}$/m);
+    expect(exported.stdout).toMatch(
+      /^ {2}outputs {16}scores\.value \(value head "value", width 1\),\n {25}hidden_states\.\{0\.\.2\}, present\.\{0\.\.1\}\.\{key,value\}$/m,
+    );
     const config = JSON.parse(await readFile(join(classifierOnnx, 'config.json'), 'utf8')) as { architectures: string[] };
     expect(config.architectures).toEqual(['LlamaForSequenceClassification']);
 

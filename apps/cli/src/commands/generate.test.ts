@@ -28,14 +28,40 @@ describe('generate with a converted llama2.c model', () => {
   // auto picks onnx-node, which exports the weights to ONNX in memory; tiny runs them directly.
   it.each(['auto', 'tiny'])("greedy from BOS prints run.c's 200 tokens exactly, then one newline (--backend %s)", async (backend) => {
     const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await runMain(['generate', '--model', model, '--backend', backend, '--max-tokens', '200', '--temperature', '0', '--prompt', '']);
+    const { exitCode, stdout, stderr } = await runMain([
+      'generate',
+      '--model',
+      model,
+      '--backend',
+      backend,
+      '--max-tokens',
+      '200',
+      '--temperature',
+      '0',
+      '--prompt',
+      '',
+    ]);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toBe(`${greedy200}\n`);
   });
 
   it('prints the prompt followed by its continuation', async () => {
-    const { exitCode, stdout } = await runMain(['generate', '--model', model, '--prompt', 'Once upon a time', '--max-tokens', '30', '--temperature', '0.8', '--top-p', '0.9', '--seed', '42']);
+    const { exitCode, stdout } = await runMain([
+      'generate',
+      '--model',
+      model,
+      '--prompt',
+      'Once upon a time',
+      '--max-tokens',
+      '30',
+      '--temperature',
+      '0.8',
+      '--top-p',
+      '0.9',
+      '--seed',
+      '42',
+    ]);
     expect(exitCode).toBe(0);
     expect(stdout.startsWith('Once upon a time')).toBe(true);
     expect(stdout.length).toBeGreaterThan('Once upon a time\n'.length + 20);
@@ -50,7 +76,9 @@ describe('generate with a converted llama2.c model', () => {
     const generations = jsonLines(batched.stdout) as unknown as GenerationJson[];
     expect(generations.map((generation) => generation.prompt)).toEqual(prompts);
     for (const [index, prompt] of prompts.entries()) {
-      const alone = jsonLines((await runMain(['generate', '--model', model, '--prompt', prompt, ...sampling, '--json'])).stdout)[0] as unknown as GenerationJson;
+      const alone = jsonLines(
+        (await runMain(['generate', '--model', model, '--prompt', prompt, ...sampling, '--json'])).stdout,
+      )[0] as unknown as GenerationJson;
       expect(generations[index]).toEqual(alone);
       expect(alone.fullText.startsWith(prompt)).toBe(true);
       expect(alone.tokenIds).toHaveLength(25);

@@ -82,14 +82,19 @@ function parseGenerateSettings(args: readonly string[]) {
     prompts: values.prompt ?? [''],
     options: {
       maxTokens:
-        values['max-tokens'] === undefined ? defaults.maxTokens : parseIntegerOption('--max-tokens', values['max-tokens'], { minimum: 0, maximum: 1_000_000 }, generateUsage),
+        values['max-tokens'] === undefined
+          ? defaults.maxTokens
+          : parseIntegerOption('--max-tokens', values['max-tokens'], { minimum: 0, maximum: 1_000_000 }, generateUsage),
       temperature:
-        values.temperature === undefined ? defaults.temperature : parseNumberOption('--temperature', values.temperature, (value) => value >= 0, 'a number, 0 or more', generateUsage),
+        values.temperature === undefined
+          ? defaults.temperature
+          : parseNumberOption('--temperature', values.temperature, (value) => value >= 0, 'a number, 0 or more', generateUsage),
       topP:
         values['top-p'] === undefined
           ? defaults.topP
           : parseNumberOption('--top-p', values['top-p'], (value) => value > 0 && value <= 1, 'a number above 0 and at most 1', generateUsage),
-      seed: values.seed === undefined ? defaults.seed : parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, generateUsage),
+      seed:
+        values.seed === undefined ? defaults.seed : parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, generateUsage),
       stop: stops,
       includeStop: values['include-stop'] === true,
     },

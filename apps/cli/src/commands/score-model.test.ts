@@ -88,11 +88,26 @@ describe('score --model', () => {
   it('a sequence longer than the model is an error that suggests --truncation left', async () => {
     const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--problem', problem, '--solution', longSolution]);
     expect(exitCode).toBe(1);
-    expect(stderr).toMatch(/^reward-lens: SEQUENCE_TOO_LONG: sequence of \d+ tokens is longer than the model's 96 positions \(pass --truncation left to keep the end\)\n$/);
+    expect(stderr).toMatch(
+      /^reward-lens: SEQUENCE_TOO_LONG: sequence of \d+ tokens is longer than the model's 96 positions \(pass --truncation left to keep the end\)\n$/,
+    );
   });
 
   it('--truncation left keeps the end: cut-off steps are null, and the aggregate is over the scored steps, with notes', async () => {
-    const { exitCode, stdout } = await runMain(['score', '--model', classifier, '--problem', problem, '--solution', longSolution, '--truncation', 'left', '--aggregate', 'mean', '--json']);
+    const { exitCode, stdout } = await runMain([
+      'score',
+      '--model',
+      classifier,
+      '--problem',
+      problem,
+      '--solution',
+      longSolution,
+      '--truncation',
+      'left',
+      '--aggregate',
+      'mean',
+      '--json',
+    ]);
     expect(exitCode).toBe(0);
     const record = onlyRecord(stdout);
     const scored = record.stepScores.filter((score): score is number => score !== null);
@@ -118,7 +133,7 @@ describe('score --model', () => {
     expect(stderr).toContain('--truncation must be none or left, got "right"');
   });
 
-  it('caps --model shows the folder\'s recipe and the notes of the load', async () => {
+  it("caps --model shows the folder's recipe and the notes of the load", async () => {
     const { exitCode, stdout } = await runMain(['caps', '--model', classifier, '--json']);
     expect(exitCode).toBe(0);
     const [report] = jsonLines(stdout);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../main.js';
 import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
 
-const good = (index: number) => JSON.stringify({ problem: `Problem ${index}: what is ${index} + ${index}?`, solution: `${index} + ${index} = ${2 * index}.\nThe answer is ${2 * index}.` });
+const good = (index: number) =>
+  JSON.stringify({ problem: `Problem ${index}: what is ${index} + ${index}?`, solution: `${index} + ${index} = ${2 * index}.\nThe answer is ${2 * index}.` });
 
 /** Lines 1..9 of a JSONL file: six good records, a blank line, bad JSON, a bad shape. */
 const mixedJsonl = [

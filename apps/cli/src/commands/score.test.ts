@@ -72,7 +72,9 @@ describe('score from flags', () => {
   });
 
   it('repeated --step flags give those steps, scored like the same text split by the delimiter', async () => {
-    const fromSteps = onlyRecord((await runMain(['score', '--problem', natalia.problem, ...naturalSteps.flatMap((step) => ['--step', step]), '--json'])).stdout);
+    const fromSteps = onlyRecord(
+      (await runMain(['score', '--problem', natalia.problem, ...naturalSteps.flatMap((step) => ['--step', step]), '--json'])).stdout,
+    );
     expect(fromSteps.steps).toEqual(naturalSteps);
     expect(fromSteps.meta.stepMethod).toBe('given');
     const fromSolution = onlyRecord((await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--json'])).stdout);
@@ -88,7 +90,16 @@ describe('score from flags', () => {
   });
 
   it('--delimiter-regex splits at every match', async () => {
-    const { stdout } = await runMain(['score', '--problem', 'p', '--solution', 'Step 1: a. Step 2: b. Step 3: c.', '--delimiter-regex', '/ ?step \\d+: ?/i', '--json']);
+    const { stdout } = await runMain([
+      'score',
+      '--problem',
+      'p',
+      '--solution',
+      'Step 1: a. Step 2: b. Step 3: c.',
+      '--delimiter-regex',
+      '/ ?step \\d+: ?/i',
+      '--json',
+    ]);
     expect(onlyRecord(stdout).steps).toEqual(['a.', 'b.', 'c.']);
   });
 
@@ -109,7 +120,9 @@ describe('score from flags', () => {
     const { stdout } = await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--aggregate', name, '--json']);
     const record = onlyRecord(stdout);
     const scores = record.stepScores;
-    const expected = { prod: scores.reduce((a, b) => a * b, 1), mean: scores.reduce((a, b) => a + b, 0) / scores.length, last: scores[scores.length - 1] }[name];
+    const expected = { prod: scores.reduce((a, b) => a * b, 1), mean: scores.reduce((a, b) => a + b, 0) / scores.length, last: scores[scores.length - 1] }[
+      name
+    ];
     expect(record.aggregate.name).toBe(name);
     expect(record.aggregate.value).toBeCloseTo(expected!, 12);
   });

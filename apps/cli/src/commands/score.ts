@@ -102,7 +102,10 @@ async function scoreMany(prm: ProcessRM, source: Extract<RecordSource, { kind: '
   });
   progress.clear();
   if (totals.errors > 0 || progress.showedProgress) {
-    await writeText(streams.stderr, `reward-lens: scored ${totals.scored} of ${totals.records} records, ${totals.errors} error${totals.errors === 1 ? '' : 's'}\n`);
+    await writeText(
+      streams.stderr,
+      `reward-lens: scored ${totals.scored} of ${totals.records} records, ${totals.errors} error${totals.errors === 1 ? '' : 's'}\n`,
+    );
   }
   return totals.errors > 0 ? exitCodes.failure : exitCodes.success;
 }

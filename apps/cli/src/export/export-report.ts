@@ -35,7 +35,8 @@ function graphSummary(config: ExportedConfig): { inputs: string; outputs: string
 }
 
 function describeFile(name: string, config: ExportedConfig, result: ExportModelFolderResult): string {
-  if (name === ONNX_MODEL_FILE) return result.externalData ? `ONNX opset ${ONNX_OPSET} graph, its weights in ${ONNX_DATA_FILE}` : `ONNX opset ${ONNX_OPSET} graph with its weights`;
+  if (name === ONNX_MODEL_FILE)
+    return result.externalData ? `ONNX opset ${ONNX_OPSET} graph, its weights in ${ONNX_DATA_FILE}` : `ONNX opset ${ONNX_OPSET} graph with its weights`;
   if (name === ONNX_DATA_FILE) return 'the weights';
   if (name === 'config.json') {
     return (

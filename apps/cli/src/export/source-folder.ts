@@ -44,7 +44,10 @@ export async function readExportSource(folder: string, recipe: string | undefine
   const architecture = Array.isArray(architectures) && typeof architectures[0] === 'string' ? architectures[0] : undefined;
   if (architecture?.endsWith('ForCausalLM') === true) return { config, heads: [{ name: 'lm', kind: 'lm' }], headsFrom: `the LM head of a ${architecture}` };
   const what = architecture === undefined ? 'names no architecture' : `says the architecture is ${architecture}, not a *ForCausalLM`;
-  throw new ModelLoadError(`${what}, so which heads to export is not known; pass --recipe <name>, one of: ${recipeNames().join(', ')} (reward-lens recipes describes them)`, {
-    file: join(folder, 'config.json'),
-  });
+  throw new ModelLoadError(
+    `${what}, so which heads to export is not known; pass --recipe <name>, one of: ${recipeNames().join(', ')} (reward-lens recipes describes them)`,
+    {
+      file: join(folder, 'config.json'),
+    },
+  );
 }

@@ -1,10 +1,7 @@
 import { InvalidInputError } from '@reward-lens/core';
 import type { NumberedLine } from './read-numbered-lines.js';
 
-export type DetectedInput =
-  | { format: 'json'; value: unknown }
-  | { format: 'jsonl'; lines: AsyncIterable<NumberedLine> }
-  | { format: 'empty' };
+export type DetectedInput = { format: 'json'; value: unknown } | { format: 'jsonl'; lines: AsyncIterable<NumberedLine> } | { format: 'empty' };
 
 function parses(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {

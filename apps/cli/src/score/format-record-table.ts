@@ -51,7 +51,7 @@ export function formatRecordTable(problem: string, record: ScoredRecord, options
   lines.push(truncate(`problem  ${oneLine(problem)}`, width));
   const rowPrefix = (number: string, score: string, barText: string, marker: string) =>
     `  ${number.padStart(numberWidth)}  ${score.padStart(scoreWidth)}  ${barText.padEnd(barCells)} ${marker} `;
-  lines.push(rowPrefix('#', 'score', '', ' ') + 'step');
+  lines.push(`${rowPrefix('#', 'score', '', ' ')}step`);
   record.stepScores.forEach((score, index) => {
     const prefix = rowPrefix(String(index + 1), scoreTexts[index]!, bar(score, lowest, highest), index === lowestIndex ? lowestMarker : ' ');
     lines.push(prefix + truncate(oneLine(record.steps[index] ?? ''), Math.max(width - prefix.length, 10)));

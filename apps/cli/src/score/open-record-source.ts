@@ -11,9 +11,7 @@ import { readNumberedLines, type NumberedLine } from './read-numbered-lines.js';
  * What there is to score: one record (flags, or a JSON file holding one object), whose failure
  * stops the run; or many (a JSON array, JSONL), where a bad record becomes an error record.
  */
-export type RecordSource =
-  | { kind: 'single'; input: RecordInput }
-  | { kind: 'many'; format: 'json' | 'jsonl'; records: AsyncIterable<InputRecord> };
+export type RecordSource = { kind: 'single'; input: RecordInput } | { kind: 'many'; format: 'json' | 'jsonl'; records: AsyncIterable<InputRecord> };
 
 async function* recordsFromLines(lines: AsyncIterable<NumberedLine>): AsyncGenerator<InputRecord> {
   for await (const line of lines) {
@@ -70,7 +68,9 @@ export async function openRecordSource(spec: InputSpec, stdin: NodeJS.ReadableSt
   if (spec.kind === 'flags') return { kind: 'single', input: spec.record };
   if (spec.kind === 'stdin') {
     // Read only because stdin is not a terminal: an empty stdin means the user gave no input at all.
-    const emptyError = spec.explicit ? undefined : new UsageError('no input: give --problem with --solution or --step, --file <path>, or JSON/JSONL on stdin', usage);
+    const emptyError = spec.explicit
+      ? undefined
+      : new UsageError('no input: give --problem with --solution or --step, --file <path>, or JSON/JSONL on stdin', usage);
     return fromDetectedLines(readNumberedLines(stdin), 'stdin', emptyError);
   }
   const extension = extname(spec.path).toLowerCase();

@@ -95,7 +95,10 @@ export function parseScoreSettings(args: readonly string[], usage: string, stdin
     ...parseModelChoice(values, usage),
     truncation,
     ...(delimiter !== undefined ? { delimiter } : {}),
-    batchSize: values['batch-size'] === undefined ? defaultBatchSize : parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: maximumBatchSize }, usage),
+    batchSize:
+      values['batch-size'] === undefined
+        ? defaultBatchSize
+        : parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: maximumBatchSize }, usage),
     aggregate,
     output: values.json === true ? 'json' : values.table === true ? 'table' : 'auto',
     quiet: values.quiet === true,

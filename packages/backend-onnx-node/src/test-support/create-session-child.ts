@@ -9,8 +9,18 @@ const modelPath = process.argv[2]!;
 const backend = await createOnnxNodeBackend(modelPath, { intraOpThreads: 1, sessionOptions: { logSeverityLevel: 0, logVerbosityLevel: 0 } });
 const ids = Int32Array.of(1, 2, 3, 4, 0, 0, 5, 6, 7, 8, 9, 10);
 const mask = Uint8Array.of(1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1);
-const positions = [[0, 1, 2, 3], [0, 1, 2, 3, 4, 5]];
-const first = await backend.doForward({ batchSize: 2, sequenceLength: 6, inputIds: ids, attentionMask: mask, reads: [{ kind: 'head', head: 'value', positions }], returnCache: true });
+const positions = [
+  [0, 1, 2, 3],
+  [0, 1, 2, 3, 4, 5],
+];
+const first = await backend.doForward({
+  batchSize: 2,
+  sequenceLength: 6,
+  inputIds: ids,
+  attentionMask: mask,
+  reads: [{ kind: 'head', head: 'value', positions }],
+  returnCache: true,
+});
 await backend.doForward({
   batchSize: 2,
   sequenceLength: 1,

@@ -83,7 +83,11 @@ export function createKernels(choice: KernelChoice | KernelSet, weights: readonl
  * `createKernels` with the WebAssembly module compiled and instantiated asynchronously, which
  * every thread allows: the way to the SIMD kernels on a browser's main thread.
  */
-export async function createKernelsAsync(choice: KernelChoice | KernelSet, weights: readonly Float32Array[], options: KernelOptions = {}): Promise<CreatedKernels> {
+export async function createKernelsAsync(
+  choice: KernelChoice | KernelSet,
+  weights: readonly Float32Array[],
+  options: KernelOptions = {},
+): Promise<CreatedKernels> {
   if (typeof choice !== 'string') return adoptKernels(choice, weights);
   const selection = selectOrThrow(choice, options.platform ?? (await currentKernelPlatformAsync()));
   const kernels = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync({ maximumBytes: options.maximumWasmBytes }) : scalarKernels;
@@ -107,7 +111,12 @@ function selectOrThrow(choice: KernelChoice, platform: KernelPlatform): { kernel
 }
 
 /** What both ways of creating kernels share once the selected set exists: uploading the weights. */
-function prepareKernels(choice: KernelChoice, selection: { kernels: KernelName; note?: string }, kernels: KernelSet, weights: readonly Float32Array[]): CreatedKernels {
+function prepareKernels(
+  choice: KernelChoice,
+  selection: { kernels: KernelName; note?: string },
+  kernels: KernelSet,
+  weights: readonly Float32Array[],
+): CreatedKernels {
   try {
     for (const tensor of weights) kernels.prepareWeights?.(tensor);
   } catch (error) {

@@ -28,15 +28,7 @@ export interface KernelSet {
    * `out[rows, outDim] = x[rows, inDim] · w[outDim, inDim]ᵀ (+ bias[outDim])`, all row-major.
    * `w` is stored `[out, in]` as PyTorch's `nn.Linear` stores it.
    */
-  matmulTransposed(
-    out: Float32Array,
-    x: Float32Array,
-    w: Float32Array,
-    rows: number,
-    inDim: number,
-    outDim: number,
-    bias?: Float32Array,
-  ): void;
+  matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
   /**
    * Optional: `gate[i] = silu(gate[i]) · up[i]` for `i < count` (Llama's gated MLP activation).
    * Without it the model runs its own loop.

@@ -32,7 +32,7 @@ describe('matmulTransposed', () => {
     }
   });
 
-  it("gives a row the same bits whatever rows surround it", () => {
+  it('gives a row the same bits whatever rows surround it', () => {
     const inDim = 23;
     const outDim = 11;
     const x = randomArray(41 * inDim, 4);

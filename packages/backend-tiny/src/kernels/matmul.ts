@@ -15,15 +15,7 @@ const ROW_BLOCK = 32;
  * edge loops keep that order, so an output does not depend on which tile computed it and a
  * row's result does not depend on its neighbours.
  */
-export function matmulTransposed(
-  out: Float32Array,
-  x: Float32Array,
-  w: Float32Array,
-  rows: number,
-  inDim: number,
-  outDim: number,
-  bias?: Float32Array,
-): void {
+export function matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
   for (let blockStart = 0; blockStart < rows; blockStart += ROW_BLOCK) {
     const blockEnd = Math.min(rows, blockStart + ROW_BLOCK);
     const tiledRowEnd = blockStart + ((blockEnd - blockStart) & ~3);
@@ -98,10 +90,22 @@ function tile4x4(
   const w1 = w0 + inDim;
   const w2 = w1 + inDim;
   const w3 = w2 + inDim;
-  let s00 = 0, s01 = 0, s02 = 0, s03 = 0;
-  let s10 = 0, s11 = 0, s12 = 0, s13 = 0;
-  let s20 = 0, s21 = 0, s22 = 0, s23 = 0;
-  let s30 = 0, s31 = 0, s32 = 0, s33 = 0;
+  let s00 = 0,
+    s01 = 0,
+    s02 = 0,
+    s03 = 0;
+  let s10 = 0,
+    s11 = 0,
+    s12 = 0,
+    s13 = 0;
+  let s20 = 0,
+    s21 = 0,
+    s22 = 0,
+    s23 = 0;
+  let s30 = 0,
+    s31 = 0,
+    s32 = 0,
+    s33 = 0;
   for (let k = 0; k < inDim; k++) {
     const a0 = x[x0 + k]!;
     const a1 = x[x1 + k]!;
@@ -111,21 +115,45 @@ function tile4x4(
     const b1 = w[w1 + k]!;
     const b2 = w[w2 + k]!;
     const b3 = w[w3 + k]!;
-    s00 += a0 * b0; s01 += a0 * b1; s02 += a0 * b2; s03 += a0 * b3;
-    s10 += a1 * b0; s11 += a1 * b1; s12 += a1 * b2; s13 += a1 * b3;
-    s20 += a2 * b0; s21 += a2 * b1; s22 += a2 * b2; s23 += a2 * b3;
-    s30 += a3 * b0; s31 += a3 * b1; s32 += a3 * b2; s33 += a3 * b3;
+    s00 += a0 * b0;
+    s01 += a0 * b1;
+    s02 += a0 * b2;
+    s03 += a0 * b3;
+    s10 += a1 * b0;
+    s11 += a1 * b1;
+    s12 += a1 * b2;
+    s13 += a1 * b3;
+    s20 += a2 * b0;
+    s21 += a2 * b1;
+    s22 += a2 * b2;
+    s23 += a2 * b3;
+    s30 += a3 * b0;
+    s31 += a3 * b1;
+    s32 += a3 * b2;
+    s33 += a3 * b3;
   }
   const c0 = bias ? bias[column]! : 0;
   const c1 = bias ? bias[column + 1]! : 0;
   const c2 = bias ? bias[column + 2]! : 0;
   const c3 = bias ? bias[column + 3]! : 0;
   let o = row * outDim + column;
-  out[o] = s00 + c0; out[o + 1] = s01 + c1; out[o + 2] = s02 + c2; out[o + 3] = s03 + c3;
+  out[o] = s00 + c0;
+  out[o + 1] = s01 + c1;
+  out[o + 2] = s02 + c2;
+  out[o + 3] = s03 + c3;
   o += outDim;
-  out[o] = s10 + c0; out[o + 1] = s11 + c1; out[o + 2] = s12 + c2; out[o + 3] = s13 + c3;
+  out[o] = s10 + c0;
+  out[o + 1] = s11 + c1;
+  out[o + 2] = s12 + c2;
+  out[o + 3] = s13 + c3;
   o += outDim;
-  out[o] = s20 + c0; out[o + 1] = s21 + c1; out[o + 2] = s22 + c2; out[o + 3] = s23 + c3;
+  out[o] = s20 + c0;
+  out[o + 1] = s21 + c1;
+  out[o + 2] = s22 + c2;
+  out[o + 3] = s23 + c3;
   o += outDim;
-  out[o] = s30 + c0; out[o + 1] = s31 + c1; out[o + 2] = s32 + c2; out[o + 3] = s33 + c3;
+  out[o] = s30 + c0;
+  out[o + 1] = s31 + c1;
+  out[o + 2] = s32 + c2;
+  out[o + 3] = s33 + c3;
 }

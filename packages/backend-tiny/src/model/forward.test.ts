@@ -13,7 +13,10 @@ const kernelChoices: KernelChoice[] = ['wasm-simd', 'scalar'];
 const variants = [
   { name: 'multi-head attention, tied embeddings', overrides: {} },
   { name: 'grouped-query attention (4 heads / 2 kv)', overrides: { numKvHeads: 2 } },
-  { name: 'multi-query attention (4 heads / 1 kv), untied, qkv biases', overrides: { numKvHeads: 1, tieWordEmbeddings: false, attentionBias: true, architecture: 'qwen2' as const } },
+  {
+    name: 'multi-query attention (4 heads / 1 kv), untied, qkv biases',
+    overrides: { numKvHeads: 1, tieWordEmbeddings: false, attentionBias: true, architecture: 'qwen2' as const },
+  },
   { name: 'head dim not hidden / heads (8 per head, 6 heads / 3 kv)', overrides: { numHeads: 6, numKvHeads: 3, headDim: 8, ropeTheta: 500 } },
 ];
 
@@ -49,7 +52,9 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
 
     it('a head read at inner layers applies the final norm and the head there (LINEAR_READOUT)', async () => {
       const backend = createTinyBackend(model, { kernels });
-      const request = batchRequest([ids], () => range(config.numLayers).map((layer) => ({ kind: 'head' as const, head: 'classifier', layer, positions: [[2, 12, 5]] })));
+      const request = batchRequest([ids], () =>
+        range(config.numLayers).map((layer) => ({ kind: 'head' as const, head: 'classifier', layer, positions: [[2, 12, 5]] })),
+      );
       const { reads } = await backend.doForward(request);
       for (let layer = 0; layer < config.numLayers; layer++) {
         const expected = [2, 12, 5].flatMap((position) => naiveHead(model, reference.states[layer]![position]!, 'classifier'));
@@ -78,7 +83,12 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
       const final = naiveForward(model, ids).states[2]!;
       const backend = createTinyBackend(model, { kernels });
       const { reads } = await backend.doForward(batchRequest([ids], () => [{ kind: 'head', head: 'classifier', positions: [range(64)] }]));
-      expect(relativeError(reads[0]!.values[0]!, final.flatMap((state) => naiveHead(model, state, 'classifier')))).toBeLessThan(TOLERANCE);
+      expect(
+        relativeError(
+          reads[0]!.values[0]!,
+          final.flatMap((state) => naiveHead(model, state, 'classifier')),
+        ),
+      ).toBeLessThan(TOLERANCE);
     });
 
     it('returns values in the order of the requested positions, repeats included', async () => {
@@ -100,9 +110,16 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
       const ids = tokenIds(5, model.config.vocabSize);
       const final = naiveForward(model, ids).states[1]!;
       const backend = createTinyBackend(model, { kernels });
-      const { reads } = await backend.doForward(batchRequest([ids], () => heads.map((head) => ({ kind: 'head' as const, head: head.name, positions: [range(5)] }))));
+      const { reads } = await backend.doForward(
+        batchRequest([ids], () => heads.map((head) => ({ kind: 'head' as const, head: head.name, positions: [range(5)] }))),
+      );
       heads.forEach((head, index) => {
-        expect(relativeError(reads[index]!.values[0]!, final.flatMap((state) => naiveHead(model, state, head.name)))).toBeLessThan(TOLERANCE);
+        expect(
+          relativeError(
+            reads[index]!.values[0]!,
+            final.flatMap((state) => naiveHead(model, state, head.name)),
+          ),
+        ).toBeLessThan(TOLERANCE);
       });
     });
   });

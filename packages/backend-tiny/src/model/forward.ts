@@ -26,12 +26,7 @@ export interface RowCache {
  * it is padded. Layers run only as deep as the reads need, or all of them when every layer's
  * keys and values must be cached (`runAllLayers`).
  */
-export function runForward(
-  model: TinyModel,
-  request: ForwardRequestV1,
-  rowCaches: readonly RowCache[],
-  runAllLayers: boolean,
-): ReadResultV1[] {
+export function runForward(model: TinyModel, request: ForwardRequestV1, rowCaches: readonly RowCache[], runAllLayers: boolean): ReadResultV1[] {
   const { weights, rotary, kernels } = model;
   const { config } = weights;
   const { batchSize, sequenceLength, inputIds, attentionMask } = request;

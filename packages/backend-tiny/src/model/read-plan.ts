@@ -20,12 +20,7 @@ export interface PlannedRead {
  * `packedIndex[row * sequenceLength + column]` is the packed index of that cell's token;
  * the request was validated, so no requested cell is padding.
  */
-export function planReads(
-  reads: readonly ReadRequestV1[],
-  packedIndex: Int32Array,
-  sequenceLength: number,
-  weights: DecoderWeights,
-): PlannedRead[] {
+export function planReads(reads: readonly ReadRequestV1[], packedIndex: Int32Array, sequenceLength: number, weights: DecoderWeights): PlannedRead[] {
   const { numLayers, hiddenSize } = weights.config;
   return reads.map((request) => {
     const counts = request.positions.map((positions) => positions.length);
@@ -41,13 +36,7 @@ export function planReads(
 }
 
 /** Fills the results of every read taken after `layer` layers, given that stream. */
-export function serveReads(
-  plans: readonly PlannedRead[],
-  layer: number,
-  stream: Float32Array,
-  weights: DecoderWeights,
-  kernels: KernelSet,
-): void {
+export function serveReads(plans: readonly PlannedRead[], layer: number, stream: Float32Array, weights: DecoderWeights, kernels: KernelSet): void {
   const { hiddenSize, rmsNormEps } = weights.config;
   for (const plan of plans) {
     if (plan.layer !== layer) continue;

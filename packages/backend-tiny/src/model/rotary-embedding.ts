@@ -20,7 +20,7 @@ export function createRotaryTables(headDim: number, maxPositions: number, theta:
   const cos = new Float32Array(maxPositions * halfDim);
   const sin = new Float32Array(maxPositions * halfDim);
   const inverseFrequencies = new Float64Array(halfDim);
-  for (let index = 0; index < halfDim; index++) inverseFrequencies[index] = Math.pow(theta, (-2 * index) / headDim);
+  for (let index = 0; index < halfDim; index++) inverseFrequencies[index] = theta ** ((-2 * index) / headDim);
   for (let position = 0; position < maxPositions; position++) {
     for (let index = 0; index < halfDim; index++) {
       const angle = position * inverseFrequencies[index]!;
@@ -35,13 +35,7 @@ export function createRotaryTables(headDim: number, maxPositions: number, theta:
  * Rotates every head of each token in place. `vectors` is `[tokens, numHeads * headDim]`;
  * `positionIds[token]` is the token's position.
  */
-export function applyRotary(
-  tables: RotaryTables,
-  vectors: Float32Array,
-  positionIds: Int32Array,
-  tokens: number,
-  numHeads: number,
-): void {
+export function applyRotary(tables: RotaryTables, vectors: Float32Array, positionIds: Int32Array, tokens: number, numHeads: number): void {
   const { halfDim, cos, sin } = tables;
   const headDim = halfDim * 2;
   const width = numHeads * headDim;

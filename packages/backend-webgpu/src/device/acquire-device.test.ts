@@ -36,7 +36,10 @@ describe('acquiring a WebGPU device', () => {
   describe.skipIf(unavailable !== null)('on SwiftShader', () => {
     it('refuses the software adapter unless it is allowed', async () => {
       const gpu = await getNodeGpu({ software: true });
-      await expect(acquireDevice({ gpu })).rejects.toMatchObject({ code: 'WEBGPU_UNAVAILABLE', message: expect.stringMatching(/software.*allowSoftwareAdapter/) });
+      await expect(acquireDevice({ gpu })).rejects.toMatchObject({
+        code: 'WEBGPU_UNAVAILABLE',
+        message: expect.stringMatching(/software.*allowSoftwareAdapter/),
+      });
       const acquired = await acquireDevice({ gpu, allowSoftwareAdapter: true, wantShaderF16: true });
       try {
         expect(acquired.software).toBe(true);

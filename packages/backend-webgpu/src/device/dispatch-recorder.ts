@@ -79,7 +79,8 @@ export class DispatchRecorder {
       }
       pass ??= encoder.beginComputePass();
       const entries = step.bindings.map((source, binding): GPUBindGroupEntry => {
-        if ('arena' in source) return { binding, resource: { buffer: source.arena === 'uniform' ? uniforms : storage, offset: source.offset, size: source.size } };
+        if ('arena' in source)
+          return { binding, resource: { buffer: source.arena === 'uniform' ? uniforms : storage, offset: source.offset, size: source.size } };
         if ('buffer' in source) return { binding, resource: { buffer: source.buffer, offset: source.offset, size: source.size } };
         return { binding, resource: { buffer: source } };
       });

@@ -35,7 +35,10 @@ export class GpuRuntime {
     this.device = device;
     this.#options = options;
     let pipelines = pipelinesByDevice.get(device);
-    if (!pipelines) pipelinesByDevice.set(device, (pipelines = new Map()));
+    if (!pipelines) {
+      pipelines = new Map();
+      pipelinesByDevice.set(device, pipelines);
+    }
     this.#pipelines = pipelines;
     this.placeholder = device.createBuffer({ label: 'placeholder', size: 16, usage: BufferUsage.STORAGE });
     this.#lost = device.lost.then((info) => {

@@ -8,5 +8,4 @@ export const softwareInstallHint =
   `or the "webgpu-software" backend).`;
 
 /** What to use in a browser. */
-export const browserInstallHint =
-  'Use a WebGPU-capable browser (Chrome or Edge 113+, Firefox 141+, Safari 26+) on a secure origin (https or localhost).';
+export const browserInstallHint = 'Use a WebGPU-capable browser (Chrome or Edge 113+, Firefox 141+, Safari 26+) on a secure origin (https or localhost).';

@@ -74,7 +74,11 @@ export function recordForward(
     const rows = read.tokenIndices.length;
     const { request } = read;
     if (request.kind === 'hidden') {
-      kernels.gather(recorder, { source: 'f32', target: 'f32' }, { indices, source: hidden, output: results, rows, width: hiddenSize, outputOffset: read.resultOffset });
+      kernels.gather(
+        recorder,
+        { source: 'f32', target: 'f32' },
+        { indices, source: hidden, output: results, rows, width: hiddenSize, outputOffset: read.resultOffset },
+      );
       return;
     }
     const head = weights.heads.get(request.head)!;
@@ -88,16 +92,33 @@ export function recordForward(
       const columns = recorder.indices(Uint32Array.from(request.columns));
       const count = request.columns.length;
       weight = scratch(`${head.name} columns`, count * hiddenSize, weightType === 'f16' ? 2 : 4);
-      kernels.gather(recorder, { source: weightType, target: weightType }, { indices: columns, source: head.weight, output: weight, rows: count, width: hiddenSize });
+      kernels.gather(
+        recorder,
+        { source: weightType, target: weightType },
+        { indices: columns, source: head.weight, output: weight, rows: count, width: hiddenSize },
+      );
       if (head.bias) {
         bias = scratch(`${head.name} column biases`, count);
         kernels.gather(recorder, { source: 'f32', target: 'f32' }, { indices: columns, source: head.bias, output: bias, rows: count, width: 1 });
       }
     }
-    kernels.matmul(recorder, 'linear', { x: readNormed, w: weight, out: results, bias, rows, columns: read.width, depth: hiddenSize, outOffset: read.resultOffset });
+    kernels.matmul(recorder, 'linear', {
+      x: readNormed,
+      w: weight,
+      out: results,
+      bias,
+      rows,
+      columns: read.width,
+      depth: hiddenSize,
+      outOffset: read.resultOffset,
+    });
   };
 
-  kernels.gather(recorder, { source: weightType, target: 'f32' }, { indices: recorder.indices(plan.inputIds), source: weights.embedTokens, output: hidden, rows: tokens, width: hiddenSize });
+  kernels.gather(
+    recorder,
+    { source: weightType, target: 'f32' },
+    { indices: recorder.indices(plan.inputIds), source: weights.embedTokens, output: hidden, rows: tokens, width: hiddenSize },
+  );
   serveReads(0);
   // Returning caches runs every layer (and a decoder has at least one), so no cache is due here.
   if (plan.layersToRun === 0) return { results, transient, caches: null };
@@ -111,7 +132,7 @@ export function recordForward(
   const blockCount = plan.queryBlocks.length / 3;
   const rowStride = plan.rowCapacity * kvWidth;
   const valueBase = batchSize * rowStride;
-  const hasPast = pasts !== null && pasts.some((past) => past !== null && past.length > 0);
+  const hasPast = pasts?.some((past) => past !== null && past.length > 0);
   // One cache buffer reused by every layer unless keys must survive the layer (returned, or
   // sitting behind a past that is copied in up front).
   const perLayer = returnCache || hasPast;
@@ -132,16 +153,50 @@ export function recordForward(
     const layerWeights = weights.layers[layer]!;
     const cache = layerCaches[perLayer ? layer : 0]!;
     kernels.rmsNorm(recorder, { input: hidden, weight: layerWeights.inputNorm, output: normed, rows: tokens, width: hiddenSize, eps: rmsNormEps });
-    kernels.matmul(recorder, 'linear', { x: normed, w: layerWeights.qkvWeight, out: qkv, bias: layerWeights.qkvBias, rows: tokens, columns: qkvStride, depth: hiddenSize });
+    kernels.matmul(recorder, 'linear', {
+      x: normed,
+      w: layerWeights.qkvWeight,
+      out: qkv,
+      bias: layerWeights.qkvBias,
+      rows: tokens,
+      columns: qkvStride,
+      depth: hiddenSize,
+    });
     kernels.ropeScatter(recorder, shape, { qkv, tokenInfo, cos: weights.rotaryCos, sin: weights.rotarySin, cache, tokens, rowStride, valueBase });
     kernels.attention(recorder, shape, { qkv, tokenInfo, blocks: queryBlocks, blockCount, cache, out: attention, rowStride, valueBase });
-    kernels.matmul(recorder, 'linear', { x: attention, w: layerWeights.outputWeight, out: hidden, accumulate: true, rows: tokens, columns: hiddenSize, depth: queryWidth });
+    kernels.matmul(recorder, 'linear', {
+      x: attention,
+      w: layerWeights.outputWeight,
+      out: hidden,
+      accumulate: true,
+      rows: tokens,
+      columns: hiddenSize,
+      depth: queryWidth,
+    });
     kernels.rmsNorm(recorder, { input: hidden, weight: layerWeights.postAttentionNorm, output: normed, rows: tokens, width: hiddenSize, eps: rmsNormEps });
     for (let start = 0; start < tokens; start += chunkRows) {
       const rows = Math.min(chunkRows, tokens - start);
       const xOffset = start * hiddenSize;
-      kernels.matmul(recorder, 'swiglu', { x: normed, w: layerWeights.gateWeight, up: layerWeights.upWeight, out: mlp, rows, columns: intermediateSize, depth: hiddenSize, xOffset });
-      kernels.matmul(recorder, 'linear', { x: mlp, w: layerWeights.downWeight, out: hidden, accumulate: true, rows, columns: hiddenSize, depth: intermediateSize, outOffset: xOffset });
+      kernels.matmul(recorder, 'swiglu', {
+        x: normed,
+        w: layerWeights.gateWeight,
+        up: layerWeights.upWeight,
+        out: mlp,
+        rows,
+        columns: intermediateSize,
+        depth: hiddenSize,
+        xOffset,
+      });
+      kernels.matmul(recorder, 'linear', {
+        x: mlp,
+        w: layerWeights.downWeight,
+        out: hidden,
+        accumulate: true,
+        rows,
+        columns: hiddenSize,
+        depth: intermediateSize,
+        outOffset: xOffset,
+      });
     }
     serveReads(layer + 1);
   }

@@ -46,7 +46,10 @@ describe('planForward', () => {
 
   it('splits the read-back buffer per read and per row', () => {
     const plan = planForward(request, [0, 0], config, () => 1);
-    const results = splitResults(plan, Float32Array.from({ length: plan.resultLength }, (_, index) => index));
+    const results = splitResults(
+      plan,
+      Float32Array.from({ length: plan.resultLength }, (_, index) => index),
+    );
     expect(results[0]!.values.map((values) => Array.from(values))).toEqual([[0], [1, 2]]);
     expect(results[1]!.width).toBe(64);
     expect(results[1]!.values[1]).toHaveLength(0);

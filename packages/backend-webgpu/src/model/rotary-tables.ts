@@ -7,7 +7,7 @@ export function createRotaryTables(headDim: number, maxPositions: number, theta:
   const halfDim = headDim / 2;
   const cos = new Float32Array(maxPositions * halfDim);
   const sin = new Float32Array(maxPositions * halfDim);
-  const inverseFrequencies = Array.from({ length: halfDim }, (_, index) => Math.pow(theta, (-2 * index) / headDim));
+  const inverseFrequencies = Array.from({ length: halfDim }, (_, index) => theta ** ((-2 * index) / headDim));
   for (let position = 0; position < maxPositions; position++) {
     for (let index = 0; index < halfDim; index++) {
       const angle = position * inverseFrequencies[index]!;

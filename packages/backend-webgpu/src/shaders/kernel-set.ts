@@ -71,7 +71,17 @@ export class KernelSet {
 
   rmsNorm(
     recorder: DispatchRecorder,
-    args: { input: BindingSource; weight: BindingSource; output: BindingSource; indices?: BindingSource; rows: number; width: number; eps: number; inputOffset?: number; outputOffset?: number },
+    args: {
+      input: BindingSource;
+      weight: BindingSource;
+      output: BindingSource;
+      indices?: BindingSource;
+      rows: number;
+      width: number;
+      eps: number;
+      inputOffset?: number;
+      outputOffset?: number;
+    },
   ): void {
     const key = rmsNormKey(args.indices !== undefined);
     const params = recorder.uniform(words(args.rows, args.width, args.inputOffset ?? 0, args.outputOffset ?? 0, { f32: args.eps }, 0, 0, 0));
@@ -107,7 +117,16 @@ export class KernelSet {
   attention(
     recorder: DispatchRecorder,
     shape: AttentionShape,
-    args: { qkv: GPUBuffer; tokenInfo: BindingSource; blocks: BindingSource; blockCount: number; cache: GPUBuffer; out: GPUBuffer; rowStride: number; valueBase: number },
+    args: {
+      qkv: GPUBuffer;
+      tokenInfo: BindingSource;
+      blocks: BindingSource;
+      blockCount: number;
+      cache: GPUBuffer;
+      out: GPUBuffer;
+      rowStride: number;
+      valueBase: number;
+    },
   ): void {
     const { numHeads, numKvHeads, headDim } = shape;
     const kvWidth = numKvHeads * headDim;

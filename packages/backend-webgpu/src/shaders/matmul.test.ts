@@ -51,12 +51,28 @@ describe.skipIf((await webGpuUnavailableReason()) !== null)('tiled matmul shader
       const { kernels, upload, run } = harness;
 
       const stored = upload(new Float32Array(rows * columns));
-      const storedResult = await run((recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: stored, bias: upload(bias), rows, columns, depth }), stored, rows * columns);
-      expectNear(storedResult, product.map((value, index) => value + bias[index % columns]!), 'stored with bias');
+      const storedResult = await run(
+        (recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: stored, bias: upload(bias), rows, columns, depth }),
+        stored,
+        rows * columns,
+      );
+      expectNear(
+        storedResult,
+        product.map((value, index) => value + bias[index % columns]!),
+        'stored with bias',
+      );
 
       const accumulated = upload(start);
-      const accumulatedResult = await run((recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: accumulated, accumulate: true, rows, columns, depth }), accumulated, rows * columns);
-      expectNear(accumulatedResult, product.map((value, index) => value + start[index]!), 'accumulated');
+      const accumulatedResult = await run(
+        (recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: accumulated, accumulate: true, rows, columns, depth }),
+        accumulated,
+        rows * columns,
+      );
+      expectNear(
+        accumulatedResult,
+        product.map((value, index) => value + start[index]!),
+        'accumulated',
+      );
     });
   }
 
@@ -69,8 +85,16 @@ describe.skipIf((await webGpuUnavailableReason()) !== null)('tiled matmul shader
     const upSums = referenceMatmul(x, up, rows, columns, depth);
     const { kernels, upload, run } = harness;
     const out = upload(new Float32Array(rows * columns));
-    const result = await run((recorder) => kernels.matmul(recorder, 'swiglu', { x: upload(x), w: upload(gate), up: upload(up), out, rows, columns, depth }), out, rows * columns);
-    expectNear(result, gateSums.map((g, index) => (g / (1 + Math.exp(-g))) * upSums[index]!), 'swiglu');
+    const result = await run(
+      (recorder) => kernels.matmul(recorder, 'swiglu', { x: upload(x), w: upload(gate), up: upload(up), out, rows, columns, depth }),
+      out,
+      rows * columns,
+    );
+    expectNear(
+      result,
+      gateSums.map((g, index) => (g / (1 + Math.exp(-g))) * upSums[index]!),
+      'swiglu',
+    );
   });
 
   it('gives a row the same bits whatever rows surround it and wherever it is written', async () => {
@@ -79,7 +103,11 @@ describe.skipIf((await webGpuUnavailableReason()) !== null)('tiled matmul shader
     const w = seededValues(columns * depth, 12);
     const { kernels, upload, run } = harness;
     const all = upload(new Float32Array(rows * columns));
-    const full = await run((recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: all, rows, columns, depth }), all, rows * columns);
+    const full = await run(
+      (recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: all, rows, columns, depth }),
+      all,
+      rows * columns,
+    );
     // Row 35 alone, read from an offset and written at an offset: a different tile, a different lane.
     const one = upload(new Float32Array(3 + columns));
     const single = await run(

@@ -53,12 +53,6 @@ export function matmulShader(variant: MatmulVariant): string {
     ? `@group(0) @binding(4) var<storage, read> w2: array<${weightType}>;`
     : '@group(0) @binding(4) var<storage, read> bias: array<f32>;';
   const load = (name: string) => `f32(${name}[column * depth + k])`;
-  const store = swiglu
-    ? 'let gate = acc[index]; out[at] = gate / (1.0 + exp(-gate)) * acc2[index];'
-    : `var value = acc[index];
-        if (params.hasBias != 0u) { value = value + bias[column]; }
-        if (params.accumulate != 0u) { value = out[at] + value; }
-        out[at] = value;`;
   const when = (condition: boolean, text: string) => (condition ? text : '');
   // The micro-tile is spelled out in scalars (no private arrays): compilers keep them in
   // registers, where an indexed array can end up in memory (software adapters always do that).

@@ -1,4 +1,3 @@
-
 /** Reduces one solution's step scores (in step order, at least one) to one solution score. */
 export type Aggregator = (stepScores: ArrayLike<number>) => number;
 

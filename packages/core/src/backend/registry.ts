@@ -57,9 +57,7 @@ export function registeredBackends(): BackendRegistration[] {
  */
 export function backendCandidates(requested: string, available: readonly BackendRegistration[]): BackendRegistration[] {
   if (requested !== 'auto') return available.filter((registration) => registration.name === requested);
-  return available
-    .filter((registration) => !registration.explicitOnly)
-    .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name));
+  return available.filter((registration) => !registration.explicitOnly).sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name));
 }
 
 /**

@@ -7,10 +7,7 @@ export class UnsupportedCapabilityError extends RewardLensError {
   readonly backend: string;
 
   constructor(options: { capability: string; backend: string; operation: string }) {
-    super(
-      UnsupportedCapabilityError.code,
-      `${options.operation} needs the ${options.capability} capability, which backend "${options.backend}" does not have`,
-    );
+    super(UnsupportedCapabilityError.code, `${options.operation} needs the ${options.capability} capability, which backend "${options.backend}" does not have`);
     this.name = 'UnsupportedCapabilityError';
     this.capability = options.capability;
     this.backend = options.backend;

@@ -59,7 +59,8 @@ interface Row {
  */
 export async function generate(backend: BackendV1, tokenizer: PrmTokenizer, prompts: readonly string[], options: GenerateOptions): Promise<Generation[]> {
   if (!backend.supportsCache) throw new InvalidInputError(`generation needs a backend with a KV cache; "${backend.name}" has none`);
-  if (!Number.isInteger(options.maxTokens) || options.maxTokens < 0) throw new InvalidInputError(`maxTokens must be a non-negative integer, got ${options.maxTokens}`);
+  if (!Number.isInteger(options.maxTokens) || options.maxTokens < 0)
+    throw new InvalidInputError(`maxTokens must be a non-negative integer, got ${options.maxTokens}`);
   const head = options.head ?? 'lm';
   if (!backend.info.heads.some((candidate) => candidate.name === head && candidate.kind === 'lm')) {
     throw new InvalidInputError(`generation reads an LM head named "${head}", which backend "${backend.name}" does not have`);
@@ -87,7 +88,8 @@ export async function generate(backend: BackendV1, tokenizer: PrmTokenizer, prom
     let pending = rows.filter((row) => !row.done).map((row) => ({ row, ids: row.promptIds }));
     while (pending.length > 0) {
       const logits = await stepForward(backend, head, pending);
-      for (const [index, { row }] of pending.entries()) advance(row, row.sampler.sample(logits[index]!), tokenizer, stopTokens, stops, options, backend.info.maxPositions);
+      for (const [index, { row }] of pending.entries())
+        advance(row, row.sampler.sample(logits[index]!), tokenizer, stopTokens, stops, options, backend.info.maxPositions);
       pending = rows.filter((row) => !row.done).map((row) => ({ row, ids: [row.generated[row.generated.length - 1]!] }));
     }
   } finally {
@@ -133,7 +135,15 @@ function continuationText(row: Row, tokenizer: PrmTokenizer): string {
   return full.startsWith(row.promptText) ? full.slice(row.promptText.length) : tokenizer.decode(row.generated);
 }
 
-function advance(row: Row, token: number, tokenizer: PrmTokenizer, stopTokens: ReadonlySet<number>, stops: readonly string[], options: GenerateOptions, maxPositions: number): void {
+function advance(
+  row: Row,
+  token: number,
+  tokenizer: PrmTokenizer,
+  stopTokens: ReadonlySet<number>,
+  stops: readonly string[],
+  options: GenerateOptions,
+  maxPositions: number,
+): void {
   if (stopTokens.has(token)) {
     row.done = 'stop-token';
     return;

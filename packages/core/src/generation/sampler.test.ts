@@ -52,7 +52,10 @@ describe('Sampler (llama2.c run.c semantics)', () => {
     const total = probabilities.reduce((sum, value) => sum + value, 0);
     const pick = (coin: number) => {
       let cumulative = 0;
-      return probabilities.findIndex((value) => (cumulative += value / total) > coin);
+      return probabilities.findIndex((value) => {
+        cumulative += value / total;
+        return cumulative > coin;
+      });
     };
     const sampler = new Sampler({ temperature: 1, topP: 1, seed: 42 });
     expect([sampler.sample(logits), sampler.sample(logits)]).toEqual(coins.map(pick));

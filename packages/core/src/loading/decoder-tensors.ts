@@ -57,7 +57,10 @@ export function collectDecoderTensors(
   const notes: string[] = [];
   if (renamed.length > 0) notes.push(`${renamed.length} tensors were stored without the "model." prefix (a bare base model) and were read as if they had it`);
   if (ignored.length > 0) {
-    const shown = ignored.slice(0, 5).map((name) => `"${name}"`).join(', ');
+    const shown = ignored
+      .slice(0, 5)
+      .map((name) => `"${name}"`)
+      .join(', ');
     notes.push(`${ignored.length} stored tensors are not used by this config and were skipped: ${shown}${ignored.length > 5 ? ', …' : ''}`);
   }
   return { model, notes };

@@ -8,19 +8,51 @@ const lmHead: HeadSpec[] = [{ name: 'lm', kind: 'lm' }];
 
 // Abridged from the published config.json files.
 const llama2Config = {
-  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 11008,
-  num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 32, max_position_embeddings: 4096,
-  rms_norm_eps: 1e-5, rope_scaling: null, tie_word_embeddings: false, vocab_size: 32000, hidden_act: 'silu', pretraining_tp: 1,
+  architectures: ['LlamaForCausalLM'],
+  model_type: 'llama',
+  hidden_size: 4096,
+  intermediate_size: 11008,
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  num_key_value_heads: 32,
+  max_position_embeddings: 4096,
+  rms_norm_eps: 1e-5,
+  rope_scaling: null,
+  tie_word_embeddings: false,
+  vocab_size: 32000,
+  hidden_act: 'silu',
+  pretraining_tp: 1,
 };
 const mistralConfig = {
-  architectures: ['MistralForCausalLM'], model_type: 'mistral', hidden_size: 4096, intermediate_size: 14336,
-  num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 8, max_position_embeddings: 32768,
-  rms_norm_eps: 1e-5, rope_theta: 10000.0, sliding_window: 4096, tie_word_embeddings: false, vocab_size: 32000,
+  architectures: ['MistralForCausalLM'],
+  model_type: 'mistral',
+  hidden_size: 4096,
+  intermediate_size: 14336,
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  num_key_value_heads: 8,
+  max_position_embeddings: 32768,
+  rms_norm_eps: 1e-5,
+  rope_theta: 10000.0,
+  sliding_window: 4096,
+  tie_word_embeddings: false,
+  vocab_size: 32000,
 };
 const qwenPrmConfig = {
-  architectures: ['Qwen2ForProcessRewardModel'], model_type: 'qwen2', hidden_size: 3584, intermediate_size: 18944,
-  num_attention_heads: 28, num_hidden_layers: 28, num_key_value_heads: 4, max_position_embeddings: 4096,
-  rms_norm_eps: 1e-6, rope_theta: 10000.0, sliding_window: 4096, use_sliding_window: false, tie_word_embeddings: false, vocab_size: 152064,
+  architectures: ['Qwen2ForProcessRewardModel'],
+  model_type: 'qwen2',
+  hidden_size: 3584,
+  intermediate_size: 18944,
+  num_attention_heads: 28,
+  num_hidden_layers: 28,
+  num_key_value_heads: 4,
+  max_position_embeddings: 4096,
+  rms_norm_eps: 1e-6,
+  rope_theta: 10000.0,
+  sliding_window: 4096,
+  use_sliding_window: false,
+  tie_word_embeddings: false,
+  vocab_size: 152064,
 };
 
 function loadError(json: unknown): ModelLoadError {
@@ -37,9 +69,20 @@ describe('Hugging Face config.json', () => {
   it('reads a Llama 2 config with transformers defaults', () => {
     const { config, notes } = decoderConfigFromHf(llama2Config, 'config.json', lmHead);
     expect(config).toEqual({
-      architecture: 'llama', hiddenSize: 4096, numLayers: 32, numHeads: 32, numKvHeads: 32, headDim: 128,
-      intermediateSize: 11008, vocabSize: 32000, maxPositions: 4096, ropeTheta: 10000, rmsNormEps: 1e-5,
-      tieWordEmbeddings: false, attentionBias: false, heads: lmHead,
+      architecture: 'llama',
+      hiddenSize: 4096,
+      numLayers: 32,
+      numHeads: 32,
+      numKvHeads: 32,
+      headDim: 128,
+      intermediateSize: 11008,
+      vocabSize: 32000,
+      maxPositions: 4096,
+      ropeTheta: 10000,
+      rmsNormEps: 1e-5,
+      tieWordEmbeddings: false,
+      attentionBias: false,
+      heads: lmHead,
     });
     expect(notes).toEqual([]);
   });
@@ -69,7 +112,11 @@ describe('Hugging Face config.json', () => {
 
   it('reads rope_theta from rope_parameters and accepts a "default" rope_scaling', () => {
     const { rope_theta: _, ...withoutTheta } = mistralConfig;
-    const config = decoderConfigFromHf({ ...withoutTheta, rope_parameters: { rope_type: 'default', rope_theta: 1e6 }, rope_scaling: { type: 'default' } }, 'config.json', lmHead).config;
+    const config = decoderConfigFromHf(
+      { ...withoutTheta, rope_parameters: { rope_type: 'default', rope_theta: 1e6 }, rope_scaling: { type: 'default' } },
+      'config.json',
+      lmHead,
+    ).config;
     expect(config.ropeTheta).toBe(1e6);
   });
 

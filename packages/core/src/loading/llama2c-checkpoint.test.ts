@@ -92,7 +92,9 @@ describe('llama2.c checkpoint', () => {
     expect(dot(hfQuery, hfKey)).toBeCloseTo(dot(llamaQuery, llamaKey), 10);
     // Without the permutation the scores would differ.
     const unpermutedQuery = rotateHalves(projectHead(originalWq, queryHead, headDim, input), queryPosition);
-    expect(Math.abs(dot(unpermutedQuery, rotateHalves(projectHead(originalWk, keyHead, headDim, input), keyPosition)) - dot(llamaQuery, llamaKey))).toBeGreaterThan(1e-3);
+    expect(
+      Math.abs(dot(unpermutedQuery, rotateHalves(projectHead(originalWk, keyHead, headDim, input), keyPosition)) - dot(llamaQuery, llamaKey)),
+    ).toBeGreaterThan(1e-3);
   });
 
   it('orders each head as [0, 2, 4, …, 1, 3, 5, …]', () => {
@@ -103,7 +105,8 @@ describe('llama2.c checkpoint', () => {
   it('reads an unshared classifier (negative vocab_size) as lm_head.weight', () => {
     const [dim, hidden, layers, heads, kvHeads, vocab, seqLen] = [4, 6, 1, 2, 1, 5, 3];
     const headDim = dim / heads;
-    const floats = vocab * dim + layers * (dim + dim * dim + 2 * headDim * kvHeads * dim + dim * dim + dim + 3 * hidden * dim) + dim + seqLen * headDim + vocab * dim;
+    const floats =
+      vocab * dim + layers * (dim + dim * dim + 2 * headDim * kvHeads * dim + dim * dim + dim + 3 * hidden * dim) + dim + seqLen * headDim + vocab * dim;
     const bytes = new Uint8Array(28 + 4 * floats);
     const view = new DataView(bytes.buffer);
     [dim, hidden, layers, heads, kvHeads, -vocab, seqLen].forEach((value, index) => view.setInt32(4 * index, value, true));
@@ -127,6 +130,8 @@ describe('llama2.c checkpoint', () => {
     expect(() => parseLlama2cCheckpoint(checkpointBytes.slice(0, 10), 'tiny.bin')).toThrow(/^tiny\.bin: .*needs 28 bytes, the file has 10/);
     const badHeader = checkpointBytes.slice();
     new DataView(badHeader.buffer).setInt32(16, 3, true);
-    expect(() => parseLlama2cCheckpoint(badHeader, 'bad.bin')).toThrow(/^bad\.bin: not a llama2\.c checkpoint header .*numHeads 8 is not a multiple of numKvHeads 3/);
+    expect(() => parseLlama2cCheckpoint(badHeader, 'bad.bin')).toThrow(
+      /^bad\.bin: not a llama2\.c checkpoint header .*numHeads 8 is not a multiple of numKvHeads 3/,
+    );
   });
 });

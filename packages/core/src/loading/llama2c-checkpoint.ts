@@ -65,7 +65,10 @@ export function parseLlama2cCheckpoint(bytes: Uint8Array, fileName: string): Dec
   const config = llama2cDecoderConfig(header, fileName);
   const tensors = new Map<string, Float32Array>();
   const take = (name: string) => weights.get(name)!;
-  const perLayer = (name: string, layer: number, size: number) => take(name).subarray(layer * size, (layer + 1) * size).slice();
+  const perLayer = (name: string, layer: number, size: number) =>
+    take(name)
+      .subarray(layer * size, (layer + 1) * size)
+      .slice();
   tensors.set('model.embed_tokens.weight', take('token_embedding'));
   for (let layer = 0; layer < numLayers; layer++) {
     const prefix = `model.layers.${layer}`;
@@ -90,11 +93,15 @@ export function parseLlama2cHeader(bytes: Uint8Array, fileName: string): Llama2c
     throw new ModelLoadError(`llama2.c checkpoint is truncated: the header needs ${headerBytes} bytes, the file has ${bytes.length}`, { file: fileName });
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, headerBytes);
-  const [dim, hiddenDim, numLayers, numHeads, numKvHeads, signedVocabSize, seqLen] = Array.from({ length: 7 }, (_, index) => view.getInt32(index * 4, true)) as [
-    number, number, number, number, number, number, number,
-  ];
+  const [dim, hiddenDim, numLayers, numHeads, numKvHeads, signedVocabSize, seqLen] = Array.from({ length: 7 }, (_, index) =>
+    view.getInt32(index * 4, true),
+  ) as [number, number, number, number, number, number, number];
   const header: Llama2cHeader = {
-    dim, hiddenDim, numLayers, numHeads, numKvHeads,
+    dim,
+    hiddenDim,
+    numLayers,
+    numHeads,
+    numKvHeads,
     vocabSize: Math.abs(signedVocabSize),
     seqLen,
     // export.py writes a negative vocab_size when the classifier is not the embedding table.
@@ -104,7 +111,8 @@ export function parseLlama2cHeader(bytes: Uint8Array, fileName: string): Llama2c
   for (const key of ['dim', 'hiddenDim', 'numLayers', 'numHeads', 'numKvHeads', 'vocabSize', 'seqLen'] as const) {
     if (header[key] < 1) problems.push(`${key} ${header[key]} is not positive`);
   }
-  if (problems.length === 0 && (dim % numHeads !== 0 || (dim / numHeads) % 2 !== 0)) problems.push(`dim ${dim} is not a multiple of 2 × numHeads (${numHeads})`);
+  if (problems.length === 0 && (dim % numHeads !== 0 || (dim / numHeads) % 2 !== 0))
+    problems.push(`dim ${dim} is not a multiple of 2 × numHeads (${numHeads})`);
   if (problems.length === 0 && numHeads % numKvHeads !== 0) problems.push(`numHeads ${numHeads} is not a multiple of numKvHeads ${numKvHeads}`);
   if (problems.length > 0) {
     throw new ModelLoadError(`not a llama2.c checkpoint header (${describeHeader(header)}): ${problems.join('; ')}`, { file: fileName });
@@ -152,7 +160,10 @@ export function permuteRotaryRows(weight: Float32Array, heads: number, headDim: 
   for (let head = 0; head < heads; head++) {
     const base = head * headDim;
     for (let pair = 0; pair < half; pair++) {
-      for (const [target, source] of [[base + pair, base + 2 * pair], [base + half + pair, base + 2 * pair + 1]] as const) {
+      for (const [target, source] of [
+        [base + pair, base + 2 * pair],
+        [base + half + pair, base + 2 * pair + 1],
+      ] as const) {
         permuted.set(weight.subarray(source * inputs, (source + 1) * inputs), target * inputs);
       }
     }

@@ -22,7 +22,14 @@ describe('llama2.c to Hugging Face', () => {
     await writeDecoderFolder(folder, conversion);
 
     const config = JSON.parse(await readFile(join(folder, 'config.json'), 'utf8')) as Record<string, unknown>;
-    expect(config).toMatchObject({ architectures: ['LlamaForCausalLM'], model_type: 'llama', bos_token_id: 1, eos_token_id: 2, tie_word_embeddings: true, rms_norm_eps: 1e-5 });
+    expect(config).toMatchObject({
+      architectures: ['LlamaForCausalLM'],
+      model_type: 'llama',
+      bos_token_id: 1,
+      eos_token_id: 2,
+      tie_word_embeddings: true,
+      rms_norm_eps: 1e-5,
+    });
     const loaded = await loadDecoderFolder(folder, { heads: [{ name: 'lm', kind: 'lm' }] });
     expect(loaded.model.config).toEqual(conversion.model.config);
     expect(loaded.model.tensors.get('model.layers.4.self_attn.k_proj.weight')).toEqual(conversion.model.tensors.get('model.layers.4.self_attn.k_proj.weight'));

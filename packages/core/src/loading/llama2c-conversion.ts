@@ -23,10 +23,7 @@ export interface Llama2cConversion {
  * );
  * await writeDecoderFolder('stories260k-hf', conversion);
  */
-export function convertLlama2cToHf(
-  checkpoint: { bytes: Uint8Array; fileName: string },
-  tokenizer: { bytes: Uint8Array; fileName: string },
-): Llama2cConversion {
+export function convertLlama2cToHf(checkpoint: { bytes: Uint8Array; fileName: string }, tokenizer: { bytes: Uint8Array; fileName: string }): Llama2cConversion {
   const model = parseLlama2cCheckpoint(checkpoint.bytes, checkpoint.fileName);
   const pieces = parseLlama2cTokenizer(tokenizer.bytes, model.config.vocabSize, tokenizer.fileName);
   return {

@@ -59,7 +59,13 @@ export function llama2cTokenizerToHfJson(tokenizer: Llama2cTokenizer, fileName =
   }
   merges.sort((left, right) => right.score - left.score || left.id - right.id);
   const addedTokens = specialTokens.map((content, id) => ({
-    id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
   }));
   const bos = { SpecialToken: { id: '<s>', type_id: 0 } };
   return {

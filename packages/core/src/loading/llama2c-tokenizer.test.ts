@@ -70,7 +70,33 @@ function referenceDecode(tokenizer: Llama2cTokenizer, ids: number[]): string {
 const referenceEncode = createReferenceEncoder(parsed);
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-const words = ['Once', 'upon', 'a', 'time', 'there', 'was', 'little', 'girl', 'named', 'Lily', 'She', 'loved', 'to', 'play', 'the', 'park', 'happy', 'Tom', 'said', "didn't", 'ball', 'sky', 'Bob', 'And', 'they'];
+const words = [
+  'Once',
+  'upon',
+  'a',
+  'time',
+  'there',
+  'was',
+  'little',
+  'girl',
+  'named',
+  'Lily',
+  'She',
+  'loved',
+  'to',
+  'play',
+  'the',
+  'park',
+  'happy',
+  'Tom',
+  'said',
+  "didn't",
+  'ball',
+  'sky',
+  'Bob',
+  'And',
+  'they',
+];
 const fragment = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...words) },
   { weight: 3, arbitrary: fc.constantFrom(' ', '  ', '\n', '.', ',', '!', '?', '"', "'", ' - ', '\t', '\u00a0') },
@@ -147,8 +173,15 @@ describe('llama2.c tokenizer', () => {
   it('differs from run.c when overlapping pairs make two different pieces of equal score', () => {
     const byteTexts = Array.from({ length: 256 }, (_, byte) => `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
     const entries: Array<[string, number]> = [
-      ['<unk>', 0], ['\n<s>\n', 0], ['\n</s>\n', 0], ...byteTexts.map((byteText): [string, number] => [byteText, 0]),
-      [' ', -1], ['o', -2], ['x', -3], ['xo', -4], ['ox', -4],
+      ['<unk>', 0],
+      ['\n<s>\n', 0],
+      ['\n</s>\n', 0],
+      ...byteTexts.map((byteText): [string, number] => [byteText, 0]),
+      [' ', -1],
+      ['o', -2],
+      ['x', -3],
+      ['xo', -4],
+      ['ox', -4],
     ];
     const tokenizer: Llama2cTokenizer = {
       maxTokenLength: 6,

@@ -34,7 +34,8 @@ export function parseLlama2cTokenizer(bytes: Uint8Array, vocabSize: number, file
     const score = view.getFloat32(offset, true);
     const length = view.getInt32(offset + 4, true);
     offset += 8;
-    if (length < 0 || offset + length > bytes.length) fail(`piece ${id} claims ${length} bytes at byte ${offset}, past the end of the ${bytes.length}-byte file`);
+    if (length < 0 || offset + length > bytes.length)
+      fail(`piece ${id} claims ${length} bytes at byte ${offset}, past the end of the ${bytes.length}-byte file`);
     const pieceBytes = bytes.slice(offset, offset + length);
     offset += length;
     let text = '';

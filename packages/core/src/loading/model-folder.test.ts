@@ -21,7 +21,9 @@ let folderCount = 0;
 /** Bit-for-bit equality, much faster than a deep equal over every element. */
 function expectSameFloats(actual: Float32Array | undefined, expected: Float32Array | undefined) {
   expect(actual).toBeInstanceOf(Float32Array);
-  expect(Buffer.from(actual!.buffer, actual!.byteOffset, actual!.byteLength).equals(Buffer.from(expected!.buffer, expected!.byteOffset, expected!.byteLength))).toBe(true);
+  expect(
+    Buffer.from(actual!.buffer, actual!.byteOffset, actual!.byteLength).equals(Buffer.from(expected!.buffer, expected!.byteOffset, expected!.byteLength)),
+  ).toBe(true);
 }
 
 /** A fresh folder holding config.json, tokenizer.json and whatever `files` adds. */
@@ -45,7 +47,10 @@ function shapedTensors(select: (name: string) => string | undefined = (name) => 
 }
 
 async function loadError(folder: string): Promise<ModelLoadError> {
-  const error = await loadDecoderFolder(folder, { heads }).then(() => undefined, (reason: unknown) => reason);
+  const error = await loadDecoderFolder(folder, { heads }).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(ModelLoadError.isInstance(error)).toBe(true);
   return error as ModelLoadError;
 }
@@ -69,7 +74,9 @@ describe('Hugging Face model folders', () => {
     const names = [...all.keys()];
     const firstHalf = new Map(names.slice(0, 10).map((name) => [name, all.get(name)!]));
     const secondHalf = new Map(names.slice(10).map((name) => [name, all.get(name)!]));
-    const weightMap = Object.fromEntries(names.map((name, index) => [name, index < 10 ? 'model-00001-of-00002.safetensors' : 'model-00002-of-00002.safetensors']));
+    const weightMap = Object.fromEntries(
+      names.map((name, index) => [name, index < 10 ? 'model-00001-of-00002.safetensors' : 'model-00002-of-00002.safetensors']),
+    );
     const folder = await makeFolder({
       'model-00001-of-00002.safetensors': serializeSafetensors(firstHalf, { format: 'pt' }),
       'model-00002-of-00002.safetensors': serializeSafetensors(secondHalf, { format: 'pt' }),
@@ -104,7 +111,9 @@ describe('Hugging Face model folders', () => {
     tensors.set('model.layers.1.mlp.gate_proj.weight', { shape: [64, 128], data: gate.data });
     const folder = await makeFolder({ 'model.safetensors': serializeSafetensors(tensors) });
     const error = await loadError(folder);
-    expect(error.message).toBe(`${join(folder, 'model.safetensors')}: tensor "model.layers.1.mlp.gate_proj.weight" has shape [64, 128], the config needs [128, 64]`);
+    expect(error.message).toBe(
+      `${join(folder, 'model.safetensors')}: tensor "model.layers.1.mlp.gate_proj.weight" has shape [64, 128], the config needs [128, 64]`,
+    );
   });
 
   it('refuses PyTorch pickles and says how to convert them', async () => {
@@ -122,7 +131,9 @@ describe('Hugging Face model folders', () => {
 
   it('names missing weights, tokenizer.json and folders', async () => {
     const noWeights = await makeFolder({});
-    expect((await loadError(noWeights)).message).toMatch(/model\.safetensors: file not found \(nor model\.safetensors\.index\.json\); the folder holds: config\.json, tokenizer\.json$/);
+    expect((await loadError(noWeights)).message).toMatch(
+      /model\.safetensors: file not found \(nor model\.safetensors\.index\.json\); the folder holds: config\.json, tokenizer\.json$/,
+    );
     const noTokenizer = await makeFolder({ 'model.safetensors': serializeSafetensors(shapedTensors()) }, { tokenizer: false });
     expect((await loadError(noTokenizer)).file).toBe(join(noTokenizer, 'tokenizer.json'));
     expect((await loadError(join(root, 'absent'))).message).toMatch(/absent: folder not found$/);
@@ -143,7 +154,10 @@ describe('Hugging Face model folders', () => {
 
   it('refuses to write a model whose tensors do not fit its config', async () => {
     const broken = { config: model.config, tensors: new Map([...model.tensors].filter(([name]) => name !== 'model.norm.weight')) };
-    const error = await writeDecoderFolder(join(root, 'never'), { model: broken, tokenizerJson }).then(() => undefined, (reason: unknown) => reason);
+    const error = await writeDecoderFolder(join(root, 'never'), { model: broken, tokenizerJson }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(InvalidInputError.isInstance(error)).toBe(true);
   });
 });

@@ -45,7 +45,11 @@ export async function loadDecoderFolder(folder: string, options: { heads: HeadSp
   const expected = expectedTensorShapes(config);
   const skipped: string[] = [];
   // Tensors the config does not use are never widened to float32 (a tied model's lm_head can be gigabytes).
-  const wanted = (name: string) => decoderTensorName(name, expected) !== undefined || (skipped.push(name), false);
+  const wanted = (name: string) => {
+    if (decoderTensorName(name, expected) !== undefined) return true;
+    skipped.push(name);
+    return false;
+  };
 
   let sources: TensorSource[];
   let weightsFile: string;
@@ -83,7 +87,9 @@ async function readShards(folder: string, entries: string[], indexPath: string, 
   for (const [name, shard] of Object.entries(weightMap as Record<string, unknown>)) {
     // Shards must sit in the folder itself: an index must not send the loader elsewhere.
     if (typeof shard !== 'string' || shard === '' || /[\\/]/.test(shard) || shard === '..' || shard === '.') {
-      throw new ModelLoadError(`weight_map gives tensor "${name}" the shard ${JSON.stringify(shard)}, which is not a file name in this folder`, { file: indexPath });
+      throw new ModelLoadError(`weight_map gives tensor "${name}" the shard ${JSON.stringify(shard)}, which is not a file name in this folder`, {
+        file: indexPath,
+      });
     }
     if (!wanted(name)) continue;
     namesByShard.set(shard, [...(namesByShard.get(shard) ?? []), name]);

@@ -68,7 +68,12 @@ describe('safetensors', () => {
   });
 
   it('skips the tensors `include` leaves out', () => {
-    const bytes = serializeSafetensors(new Map([['a', { shape: [1], data: new Float32Array([1]) }], ['b', { shape: [1], data: new Float32Array([2]) }]]));
+    const bytes = serializeSafetensors(
+      new Map([
+        ['a', { shape: [1], data: new Float32Array([1]) }],
+        ['b', { shape: [1], data: new Float32Array([2]) }],
+      ]),
+    );
     expect([...parseSafetensors(bytes, 'two.safetensors', { include: (name) => name === 'b' }).keys()]).toEqual(['b']);
   });
 
@@ -79,10 +84,18 @@ describe('safetensors', () => {
     ['an absurd header length', Uint8Array.from([0, 0, 0, 0, 0, 1, 0, 0, 123]), /above the 100 MB limit/],
     ['a header that is not JSON', buildFile(null, [], '{"a": '), /the header is not JSON/],
     ['a header that is not an object', buildFile([1, 2]), /the header is not a JSON object/],
-    ['offsets past the data', buildFile({ a: tensor('F32', [2], [0, 8]) }, [0, 0, 0, 0]), /tensor "a" data_offsets \[0, 8\] fall outside the 4-byte data section/],
+    [
+      'offsets past the data',
+      buildFile({ a: tensor('F32', [2], [0, 8]) }, [0, 0, 0, 0]),
+      /tensor "a" data_offsets \[0, 8\] fall outside the 4-byte data section/,
+    ],
     ['offsets in reverse', buildFile({ a: tensor('F32', [0], [4, 0]) }, [0, 0, 0, 0]), /tensor "a" data_offsets \[4, 0\]/],
     ['overlapping tensors', buildFile({ a: tensor('F32', [2], [0, 8]), b: tensor('F32', [1], [4, 8]) }, new Uint8Array(8)), /tensors "a" and "b" overlap/],
-    ['a size that disagrees with dtype and shape', buildFile({ a: tensor('F16', [3], [0, 4]) }, new Uint8Array(4)), /tensor "a" spans 4 bytes, but F16 \[3\] needs 6/],
+    [
+      'a size that disagrees with dtype and shape',
+      buildFile({ a: tensor('F16', [3], [0, 4]) }, new Uint8Array(4)),
+      /tensor "a" spans 4 bytes, but F16 \[3\] needs 6/,
+    ],
     ['an I64 tensor', buildFile({ ids: tensor('I64', [1], [0, 8]) }, new Uint8Array(8)), /tensor "ids" has dtype I64, which reward-lens does not load/],
     ['an F64 tensor', buildFile({ w: tensor('F64', [1], [0, 8]) }, new Uint8Array(8)), /tensor "w" has dtype F64/],
     ['an I8 tensor', buildFile({ q: tensor('I8', [4], [0, 4]) }, new Uint8Array(4)), /tensor "q" has dtype I8/],
@@ -103,6 +116,8 @@ describe('safetensors', () => {
   });
 
   it('refuses to write a tensor whose data does not fit its shape', () => {
-    expect(() => serializeSafetensors(new Map([['a', { shape: [2, 2], data: new Float32Array(3) }]]))).toThrow(/tensor "a" has 3 values, shape \[2, 2\] needs 4/);
+    expect(() => serializeSafetensors(new Map([['a', { shape: [2, 2], data: new Float32Array(3) }]]))).toThrow(
+      /tensor "a" has 3 values, shape \[2, 2\] needs 4/,
+    );
   });
 });

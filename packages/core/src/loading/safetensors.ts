@@ -40,11 +40,7 @@ interface ParsedHeader {
  * const tensors = parseSafetensors(await readFile(path), path);
  * tensors.get('model.norm.weight')?.data; // Float32Array
  */
-export function parseSafetensors(
-  bytes: Uint8Array,
-  fileName: string,
-  options: { include?: (name: string) => boolean } = {},
-): Map<string, SafetensorsTensor> {
+export function parseSafetensors(bytes: Uint8Array, fileName: string, options: { include?: (name: string) => boolean } = {}): Map<string, SafetensorsTensor> {
   const header = parseHeader(bytes, fileName);
   const tensors = new Map<string, SafetensorsTensor>();
   for (const [name, entry] of header.entries) {

@@ -1,4 +1,12 @@
-export { defineDecoderConfig, expectedTensorShapes, headWidth, type DecoderArchitecture, type DecoderConfig, type HeadHiddenLayer, type HeadSpec } from './decoder-config.js';
+export {
+  defineDecoderConfig,
+  expectedTensorShapes,
+  headWidth,
+  type DecoderArchitecture,
+  type DecoderConfig,
+  type HeadHiddenLayer,
+  type HeadSpec,
+} from './decoder-config.js';
 export { validateDecoderModel, type DecoderModel } from './decoder-model.js';
 export { createRandomDecoder, tinyDecoderConfig } from './random-decoder.js';
 export { createSeededRandom } from './seeded-random.js';

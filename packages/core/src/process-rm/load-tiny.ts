@@ -27,7 +27,12 @@ async function ensureTinyRegistered(): Promise<void> {
   } catch (error) {
     throw new BackendResolutionError(
       'tiny',
-      [{ name: 'tiny', reason: `not registered and "${tinyRegisterEntry}" could not be imported (install @reward-lens/backend-tiny and import its register entry)` }],
+      [
+        {
+          name: 'tiny',
+          reason: `not registered and "${tinyRegisterEntry}" could not be imported (install @reward-lens/backend-tiny and import its register entry)`,
+        },
+      ],
       { cause: error },
     );
   }
@@ -43,7 +48,11 @@ export async function loadTinyModel(options: TinyModelOptions): Promise<Resolved
   const model = createRandomDecoder({ seed, config });
   const resolved = await resolveBackend(
     requested,
-    { kind: 'decoder', model, description: `the seeded tiny model (seed ${seed}, hidden ${config.hiddenSize}, ${config.numLayers} layers; random weights: scores carry no meaning)` },
+    {
+      kind: 'decoder',
+      model,
+      description: `the seeded tiny model (seed ${seed}, hidden ${config.hiddenSize}, ${config.numLayers} layers; random weights: scores carry no meaning)`,
+    },
     options.backendSettings ? { settings: options.backendSettings } : {},
   );
   return { ...resolved, tokenizer: createByteBpeTokenizer() };

@@ -64,7 +64,8 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[]): P
       : undefined;
   if (onnxPath) {
     const config = await readFolderConfig(folder);
-    if (!entries.includes('tokenizer.json')) throw new ModelLoadError(`tokenizer.json is missing beside ${onnxPath} (the folder holds: ${entries.join(', ')})`, { file: folder });
+    if (!entries.includes('tokenizer.json'))
+      throw new ModelLoadError(`tokenizer.json is missing beside ${onnxPath} (the folder holds: ${entries.join(', ')})`, { file: folder });
     const tokenizerJson = await readJson(join(folder, 'tokenizer.json'));
     const tokenizerConfig = entries.includes('tokenizer_config.json') ? await readJson(join(folder, 'tokenizer_config.json')) : null;
     const vocabSize = Number((config as { vocab_size?: unknown }).vocab_size);

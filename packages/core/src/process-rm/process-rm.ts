@@ -65,7 +65,8 @@ export class ProcessRM {
       padding: options.padding ?? 'right',
       ...(options.detector ? { detector: options.detector } : {}),
     };
-    if (!Number.isInteger(this.options.batchSize) || this.options.batchSize < 1) throw new InvalidInputError(`batchSize must be a positive integer, got ${this.options.batchSize}`);
+    if (!Number.isInteger(this.options.batchSize) || this.options.batchSize < 1)
+      throw new InvalidInputError(`batchSize must be a positive integer, got ${this.options.batchSize}`);
     this.baseNotes = options.notes ?? [`backend "${backend.name}" (${backend.info.description})`];
     this.columns = resolveColumns(this.recipe, tokenizer);
     checkRecipeFitsBackend(this.recipe, this.columns, backend);
@@ -118,7 +119,9 @@ export class ProcessRM {
     }
     const rewardHead = model.info.heads.find((head) => head.kind === 'value') ?? model.info.heads.find((head) => head.width === 1);
     if (!rewardHead) {
-      throw new InvalidInputError(`backend "${model.name}" has no one-output reward head (heads: ${model.info.heads.map((head) => `${head.name} (${head.width})`).join(', ')})`);
+      throw new InvalidInputError(
+        `backend "${model.name}" has no one-output reward head (heads: ${model.info.heads.map((head) => `${head.name} (${head.width})`).join(', ')})`,
+      );
     }
     return new ProcessRM(model, tokenizerOrOptions as PrmTokenizer, { ...options, recipe: { ...sequenceClassifierRecipe, head: rewardHead.name } });
   }
@@ -197,11 +200,15 @@ export class ProcessRM {
   async stepActivations(inputs: readonly ScoringInput[], options: ScoringOptions & { layer: number }): Promise<Evidence<StepActivations>> {
     this.require('ACTIVATIONS', 'stepActivations');
     const batch = this.tokenizeAll(inputs, options);
-    const { values, width } = await this.forwardValid(batch, (pair) => pair.readPositions.filter((position) => position >= 0), (positions) => ({
-      kind: 'hidden',
-      layer: options.layer,
-      positions,
-    }));
+    const { values, width } = await this.forwardValid(
+      batch,
+      (pair) => pair.readPositions.filter((position) => position >= 0),
+      (positions) => ({
+        kind: 'hidden',
+        layer: options.layer,
+        positions,
+      }),
+    );
     return createEvidence(
       { layer: options.layer, hiddenSize: width || this.backend.info.hiddenSize, values, meta: batch.pairs.map((pair) => pair.meta), errors: batch.errors },
       { gauge: 'INVARIANT', notes: this.notesFor(batch) },
@@ -282,7 +289,9 @@ export class ProcessRM {
     positionsOf: (pair: TokenizedPair) => number[],
     read: (positions: number[][]) => ReadRequestV1,
   ): Promise<{ values: Float32Array[]; width: number; counts: number[] }> {
-    const valid = batch.pairs.flatMap((pair, index) => (batch.errors[index] === null ? [{ index, sequence: { inputIds: pair.inputIds, positions: positionsOf(pair) } }] : []));
+    const valid = batch.pairs.flatMap((pair, index) =>
+      batch.errors[index] === null ? [{ index, sequence: { inputIds: pair.inputIds, positions: positionsOf(pair) } }] : [],
+    );
     const result = await forwardInBatches(
       this.backend,
       valid.map(({ sequence }) => sequence),
@@ -327,7 +336,10 @@ function resolveColumns(recipe: ReadingRecipe, tokenizer: PrmTokenizer): number[
   return recipe.columns?.map((column) => {
     if (typeof column === 'number') return column;
     const id = tokenizer.tokenToId(column.token);
-    if (id === undefined) throw new InvalidInputError(`recipe "${recipe.name}" reads token ${JSON.stringify(column.token)}, which tokenizer "${tokenizer.name}" does not have as one token`);
+    if (id === undefined)
+      throw new InvalidInputError(
+        `recipe "${recipe.name}" reads token ${JSON.stringify(column.token)}, which tokenizer "${tokenizer.name}" does not have as one token`,
+      );
     return id;
   });
 }
@@ -335,13 +347,17 @@ function resolveColumns(recipe: ReadingRecipe, tokenizer: PrmTokenizer): number[
 function checkRecipeFitsBackend(recipe: ReadingRecipe, columns: number[] | undefined, backend: BackendV1): void {
   const head = backend.info.heads.find((candidate) => candidate.name === recipe.head);
   if (!head) {
-    throw new InvalidInputError(`recipe "${recipe.name}" reads head "${recipe.head}", which backend "${backend.name}" does not have (heads: ${backend.info.heads.map((h) => h.name).join(', ')})`);
+    throw new InvalidInputError(
+      `recipe "${recipe.name}" reads head "${recipe.head}", which backend "${backend.name}" does not have (heads: ${backend.info.heads.map((h) => h.name).join(', ')})`,
+    );
   }
   const width = columns?.length ?? head.width;
   if (recipe.activation === 'softmax' && (width < 2 || recipe.positiveIndex >= width)) {
     throw new InvalidInputError(`recipe "${recipe.name}" takes a softmax over ${width} output(s) with positive index ${recipe.positiveIndex}`);
   }
   if (recipe.activation !== 'softmax' && width !== 1) {
-    throw new InvalidInputError(`recipe "${recipe.name}" reads one output with ${recipe.activation}, but head "${head.name}" gives ${width}; choose columns or a softmax`);
+    throw new InvalidInputError(
+      `recipe "${recipe.name}" reads one output with ${recipe.activation}, but head "${head.name}" gives ${width}; choose columns or a softmax`,
+    );
   }
 }

@@ -116,7 +116,9 @@ export class ScoredPrefix {
       const stepScores = new Float32Array(plan.steps.length);
       stepScores.set(this.stepScores.subarray(0, plan.firstReread));
       stepScores.set(fresh, plan.firstReread);
-      const kept = this.checkpoints.filter((checkpoint) => checkpoint.length <= plan.start).map((checkpoint) => ({ length: checkpoint.length, cache: checkpoint.cache.fork() }));
+      const kept = this.checkpoints
+        .filter((checkpoint) => checkpoint.length <= plan.start)
+        .map((checkpoint) => ({ length: checkpoint.length, cache: checkpoint.cache.fork() }));
       kept.push({ length: plan.ids.length, cache: result.caches![row]! });
       return new ScoredPrefix(this.context, this.problem, plan.steps, plan.ids, stepScores, kept);
     });

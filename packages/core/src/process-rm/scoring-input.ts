@@ -1,10 +1,7 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 
 /** A problem with its solution as one text, or with its steps already split. */
-export type ScoringInput =
-  | readonly [problem: string, solution: string]
-  | { problem: string; solution: string }
-  | { problem: string; steps: readonly string[] };
+export type ScoringInput = readonly [problem: string, solution: string] | { problem: string; solution: string } | { problem: string; steps: readonly string[] };
 
 export type NormalizedInput = { problem: string; solution: string; steps?: undefined } | { problem: string; steps: readonly string[]; solution?: undefined };
 

@@ -65,7 +65,13 @@ describe('tokenizePair', () => {
     const plus = tokenizer.tokenToId('+');
     expect(pair.readPositions.map((position) => pair.inputIds[position + 1])).toEqual([plus, plus]);
 
-    const pieces: ReadingRecipe = { ...plainValueRecipe, name: 'pieces', tokenization: 'per-piece', template: { ...plainValueRecipe.template, stepSuffix: '\n', stepJoiner: '' }, readAt: { at: 'piece-end' } };
+    const pieces: ReadingRecipe = {
+      ...plainValueRecipe,
+      name: 'pieces',
+      tokenization: 'per-piece',
+      template: { ...plainValueRecipe.template, stepSuffix: '\n', stepJoiner: '' },
+      readAt: { at: 'piece-end' },
+    };
     const piecewise = tokenize('Q', 'x = 4.\nThen y.', pieces);
     expect(piecewise.text).toBe('Q\n\nx = 4.\nThen y.\n');
     // The step and its separator are encoded on their own (as TRL and Skywork do): ".\n" does not merge.
@@ -97,14 +103,15 @@ describe('tokenizePair', () => {
   });
 
   it('keeps the step invariants for generated solutions and delimiters', () => {
-    const stepText = fc.stringMatching(/^[A-Za-z0-9 +*=.,:é😀中]{1,24}$/).filter((text) => text.trim().length > 0);
+    const stepText = fc.stringMatching(/^[A-Za-z0-9 +*=.,:é😀中]{1,24}$/u).filter((text) => text.trim().length > 0);
     fc.assert(
       fc.property(fc.array(stepText, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\n\n', ' ки '), (steps, delimiter) => {
         const pair = tokenize('Problem?', steps.join(delimiter), plainValueRecipe, { delimiter });
         const expected = steps.map((step) => step.trim()).filter((step) => step.length > 0);
         expect(pair.steps.map((step) => step.text)).toEqual(expected.length >= 2 ? expected : [steps.join(delimiter).trim()]);
         expect(pair.readPositions[pair.readPositions.length - 1]).toBe(pair.inputIds.length - 1);
-        for (let index = 1; index < pair.readPositions.length; index++) expect(pair.readPositions[index]).toBeGreaterThanOrEqual(pair.readPositions[index - 1]!);
+        for (let index = 1; index < pair.readPositions.length; index++)
+          expect(pair.readPositions[index]).toBeGreaterThanOrEqual(pair.readPositions[index - 1]!);
       }),
       { numRuns: 300 },
     );

@@ -84,7 +84,10 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
   const segmented =
     input.steps !== undefined
       ? segmentGivenSteps([...input.steps], typeof options.delimiter === 'string' ? options.delimiter : template.stepJoiner)
-      : { solution: input.solution, segmentation: segmentSolution(input.solution, { delimiter: options.delimiter, ...(options.detector ? { detector: options.detector } : {}) }) };
+      : {
+          solution: input.solution,
+          segmentation: segmentSolution(input.solution, { delimiter: options.delimiter, ...(options.detector ? { detector: options.detector } : {}) }),
+        };
   const head = template.prefix + input.problem + template.problemSuffix;
   if (keepsSolutionVerbatim(recipe)) {
     const stepSpans = segmented.segmentation.steps.map((step): CharSpan => [head.length + step.charSpan[0], head.length + step.charSpan[1]]);
@@ -98,7 +101,10 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
   const anchorSpans: CharSpan[] = [];
   const anchor = recipe.readAt.at === 'suffix' ? recipe.readAt : undefined;
   const anchorIndex = anchor ? template.stepSuffix.indexOf(anchor.text) : -1;
-  if (anchor && anchorIndex < 0) throw new InvalidInputError(`recipe "${recipe.name}" reads at ${JSON.stringify(anchor.text)}, which its step suffix ${JSON.stringify(template.stepSuffix)} does not contain`);
+  if (anchor && anchorIndex < 0)
+    throw new InvalidInputError(
+      `recipe "${recipe.name}" reads at ${JSON.stringify(anchor.text)}, which its step suffix ${JSON.stringify(template.stepSuffix)} does not contain`,
+    );
   segmented.segmentation.steps.forEach((step, index) => {
     if (index > 0 && template.stepJoiner !== '') {
       pieces.push({ text: template.stepJoiner, start: text.length });
@@ -158,7 +164,9 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
     const anchorToken = mapSpanToReadToken(anchorSpan, encoding.offsets);
     const [start, end] = encoding.offsets[anchorToken]!;
     if (start !== anchorSpan[0] || end !== anchorSpan[1]) {
-      throw new InvalidInputError(`${JSON.stringify(readAt.text)} is not one token for tokenizer "${tokenizer.name}" (after step ${index}); add it as a special token`);
+      throw new InvalidInputError(
+        `${JSON.stringify(readAt.text)} is not one token for tokenizer "${tokenizer.name}" (after step ${index}); add it as a special token`,
+      );
     }
     return anchorToken + readAt.tokenOffset + tokenOffset;
   });

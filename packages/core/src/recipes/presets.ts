@@ -33,7 +33,14 @@ export const qwen25MathPrmRecipe: ReadingRecipe = {
   delimiter: '\n\n',
   head: 'classifier',
   heads: [
-    { name: 'classifier', kind: 'token-classification', numLabels: 2, weight: 'score.2.weight', bias: 'score.2.bias', hidden: { weight: 'score.0.weight', bias: 'score.0.bias' } },
+    {
+      name: 'classifier',
+      kind: 'token-classification',
+      numLabels: 2,
+      weight: 'score.2.weight',
+      bias: 'score.2.bias',
+      hidden: { weight: 'score.0.weight', bias: 'score.0.bias' },
+    },
   ],
   activation: 'softmax',
   positiveIndex: 1,
@@ -132,8 +139,13 @@ export const sequenceClassifierRecipe: ReadingRecipe = {
 
 /** Every built-in recipe, by name. */
 export const recipePresets: Readonly<Record<string, ReadingRecipe>> = Object.fromEntries(
-  [plainValueRecipe, qwen25MathPrmRecipe, mathShepherdRecipe, rlhflowLlama31Recipe, skyworkPrmRecipe, trlTokenClassificationRecipe, sequenceClassifierRecipe].map((recipe) => [
-    recipe.name,
-    recipe,
-  ]),
+  [
+    plainValueRecipe,
+    qwen25MathPrmRecipe,
+    mathShepherdRecipe,
+    rlhflowLlama31Recipe,
+    skyworkPrmRecipe,
+    trlTokenClassificationRecipe,
+    sequenceClassifierRecipe,
+  ].map((recipe) => [recipe.name, recipe]),
 );

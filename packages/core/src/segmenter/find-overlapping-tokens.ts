@@ -48,10 +48,7 @@ function isZeroWidth(span: CharSpan): boolean {
  * Since ends are non-decreasing, tokens ending after `start` form a suffix; since starts are, tokens
  * starting before `end` form a prefix. Their intersection, less zero-width tokens, is the answer.
  */
-export function findOverlappingTokens(
-  span: CharSpan,
-  offsets: readonly CharSpan[],
-): { first: number; last: number } | null {
+export function findOverlappingTokens(span: CharSpan, offsets: readonly CharSpan[]): { first: number; last: number } | null {
   const [start, end] = span;
   let first = lowerBound(offsets, 1, (tokenEnd) => tokenEnd > start);
   let pastLast = lowerBound(offsets, 0, (tokenStart) => tokenStart >= end);

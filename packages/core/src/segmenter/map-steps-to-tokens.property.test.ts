@@ -81,9 +81,7 @@ describe('mapStepsToTokens: properties', () => {
       fc.property(scenario, (input) => {
         const { fullText, prefix, tokenOffset, lastStepReadsFinalToken } = input;
         const segmentation = segmentSolution(input.solution, { delimiter: input.delimiterCase.delimiter });
-        const stepSpans = segmentation.steps.map(
-          (step) => [step.charSpan[0] + prefix.length, step.charSpan[1] + prefix.length] as const,
-        );
+        const stepSpans = segmentation.steps.map((step) => [step.charSpan[0] + prefix.length, step.charSpan[1] + prefix.length] as const);
         const offsets = input.tokenizer.offsets(fullText);
         const unshifted = mapStepsToTokens(stepSpans, offsets, { lastStepReadsFinalToken });
         const mapped = mapStepsToTokens(stepSpans, offsets, { lastStepReadsFinalToken, tokenOffset });
@@ -130,9 +128,7 @@ describe('mapStepsToTokens: properties', () => {
   });
 
   it('reads the final token for the last step when the step ends the text, so no crossing is reported', () => {
-    const solutions = fc
-      .array(stepText('\n'), { minLength: 1, maxLength: 4 })
-      .map((steps) => steps.map((step) => step.trim()).join('\n'));
+    const solutions = fc.array(stepText('\n'), { minLength: 1, maxLength: 4 }).map((steps) => steps.map((step) => step.trim()).join('\n'));
     fc.assert(
       fc.property(solutions, fc.constantFrom(...tokenizers), (solution, tokenizer) => {
         const stepSpans = segmentSolution(solution).steps.map((step) => step.charSpan);

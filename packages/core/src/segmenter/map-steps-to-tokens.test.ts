@@ -41,13 +41,36 @@ describe('mapStepsToTokens', () => {
 
   it('skips zero-width tokens, which overlap nothing', () => {
     // A BOS at [0, 0], "ab" "c" "d", an EOS at [4, 4].
-    const offsets: CharSpan[] = [[0, 0], [0, 2], [2, 3], [3, 4], [4, 4]];
-    expect(mapStepsToTokens([[0, 2], [2, 4]], offsets, { lastStepReadsFinalToken: false })).toEqual([
+    const offsets: CharSpan[] = [
+      [0, 0],
+      [0, 2],
+      [2, 3],
+      [3, 4],
+      [4, 4],
+    ];
+    expect(
+      mapStepsToTokens(
+        [
+          [0, 2],
+          [2, 4],
+        ],
+        offsets,
+        { lastStepReadsFinalToken: false },
+      ),
+    ).toEqual([
       { tokenSpan: [1, 2], readTokenIndex: 1, readTokenCrossesBoundary: false },
       { tokenSpan: [2, 4], readTokenIndex: 3, readTokenCrossesBoundary: false },
     ]);
     // Read at the final token, the EOS, which ends where the step does.
-    expect(mapStepsToTokens([[0, 2], [2, 4]], offsets)[1]).toEqual({
+    expect(
+      mapStepsToTokens(
+        [
+          [0, 2],
+          [2, 4],
+        ],
+        offsets,
+      )[1],
+    ).toEqual({
       tokenSpan: [2, 5],
       readTokenIndex: 4,
       readTokenCrossesBoundary: false,
@@ -56,7 +79,13 @@ describe('mapStepsToTokens', () => {
 
   it('handles offsets with gaps (a tokenizer that drops spaces) and zero-width tokens inside a step', () => {
     // "ab  cd xy": "ab", a zero-width marker at 4, "cd", a zero-width marker at 6, "xy"; spaces have no token.
-    const offsets: CharSpan[] = [[0, 2], [4, 4], [4, 6], [6, 6], [7, 9]];
+    const offsets: CharSpan[] = [
+      [0, 2],
+      [4, 4],
+      [4, 6],
+      [6, 6],
+      [7, 9],
+    ];
     expect(mapStepsToTokens([[3, 7]], offsets, { lastStepReadsFinalToken: false })).toEqual([
       { tokenSpan: [2, 3], readTokenIndex: 2, readTokenCrossesBoundary: false },
     ]);
@@ -65,18 +94,47 @@ describe('mapStepsToTokens', () => {
 
   it('gives steps that share a token (one emoji split across them) the same read token', () => {
     // "😀" is two UTF-16 units; a step boundary inside it falls inside one token.
-    const offsets: CharSpan[] = [[0, 2], [2, 3]];
-    const mapped = mapStepsToTokens([[0, 1], [1, 3]], offsets, { lastStepReadsFinalToken: false });
+    const offsets: CharSpan[] = [
+      [0, 2],
+      [2, 3],
+    ];
+    const mapped = mapStepsToTokens(
+      [
+        [0, 1],
+        [1, 3],
+      ],
+      offsets,
+      { lastStepReadsFinalToken: false },
+    );
     expect(mapped[0]).toEqual({ tokenSpan: [0, 1], readTokenIndex: 0, readTokenCrossesBoundary: true });
     expect(mapped[1]).toEqual({ tokenSpan: [0, 2], readTokenIndex: 1, readTokenCrossesBoundary: false });
   });
 
   it('rejects steps outside the text, unsorted steps, offsets that go backwards and bad tokenOffsets', () => {
-    const offsets: CharSpan[] = [[0, 2], [2, 4]];
+    const offsets: CharSpan[] = [
+      [0, 2],
+      [2, 4],
+    ];
     expect(() => mapStepsToTokens([[4, 6]], offsets)).toThrow(InvalidInputError);
-    expect(() => mapStepsToTokens([[2, 4], [0, 1]], offsets)).toThrow(/stepSpans\[1\]/);
+    expect(() =>
+      mapStepsToTokens(
+        [
+          [2, 4],
+          [0, 1],
+        ],
+        offsets,
+      ),
+    ).toThrow(/stepSpans\[1\]/);
     expect(() => mapStepsToTokens([[1, 1]], offsets)).toThrow(/stepSpans\[0\]/);
-    expect(() => mapStepsToTokens([[0, 1]], [[2, 4], [0, 2]])).toThrow(/offsets\[1\]/);
+    expect(() =>
+      mapStepsToTokens(
+        [[0, 1]],
+        [
+          [2, 4],
+          [0, 2],
+        ],
+      ),
+    ).toThrow(/offsets\[1\]/);
     expect(() => mapStepsToTokens([[0, 1]], offsets, { tokenOffset: -1 })).toThrow(/tokenOffset/);
     expect(mapStepsToTokens([], offsets)).toEqual([]);
   });
@@ -95,7 +153,11 @@ describe('mapSpanToReadToken', () => {
   });
 
   it('reads the last token overlapping a span, and throws when none does', () => {
-    const offsets: CharSpan[] = [[0, 3], [3, 5], [5, 9]];
+    const offsets: CharSpan[] = [
+      [0, 3],
+      [3, 5],
+      [5, 9],
+    ];
     expect(mapSpanToReadToken([2, 6], offsets)).toBe(2);
     expect(mapSpanToReadToken([3, 5], offsets)).toBe(1);
     expect(() => mapSpanToReadToken([9, 10], offsets)).toThrow(InvalidInputError);

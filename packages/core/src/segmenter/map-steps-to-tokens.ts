@@ -26,10 +26,9 @@ function validateStepSpans(stepSpans: readonly CharSpan[]): void {
   stepSpans.forEach((span, index) => {
     const [start, end] = span;
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < previousEnd || end <= start) {
-      throw new InvalidInputError(
-        `step span ${JSON.stringify(span)} must be non-empty, sorted and not overlap the step before`,
-        { location: `stepSpans[${index}]` },
-      );
+      throw new InvalidInputError(`step span ${JSON.stringify(span)} must be non-empty, sorted and not overlap the step before`, {
+        location: `stepSpans[${index}]`,
+      });
     }
     previousEnd = end;
   });
@@ -50,11 +49,7 @@ function validateStepSpans(stepSpans: readonly CharSpan[]): void {
  * // [{ tokenSpan: [1, 3], readTokenIndex: 2, readTokenCrossesBoundary: true },
  * //  { tokenSpan: [3, 4], readTokenIndex: 3, readTokenCrossesBoundary: false }]
  */
-export function mapStepsToTokens(
-  stepSpans: readonly CharSpan[],
-  offsets: readonly CharSpan[],
-  options: MapStepsToTokensOptions = {},
-): StepTokens[] {
+export function mapStepsToTokens(stepSpans: readonly CharSpan[], offsets: readonly CharSpan[], options: MapStepsToTokensOptions = {}): StepTokens[] {
   const lastStepReadsFinalToken = options.lastStepReadsFinalToken ?? true;
   const tokenOffset = options.tokenOffset ?? 0;
   validateTokenOffset(tokenOffset);
@@ -63,10 +58,9 @@ export function mapStepsToTokens(
   return stepSpans.map((span, index) => {
     const overlapping = findOverlappingTokens(span, offsets);
     if (overlapping === null) {
-      throw new InvalidInputError(
-        `step ${index} (characters [${span[0]}, ${span[1]})) overlaps no token: is it outside the encoded text?`,
-        { location: `stepSpans[${index}]` },
-      );
+      throw new InvalidInputError(`step ${index} (characters [${span[0]}, ${span[1]})) overlaps no token: is it outside the encoded text?`, {
+        location: `stepSpans[${index}]`,
+      });
     }
     const isLast = index === stepSpans.length - 1;
     const readToken = isLast && lastStepReadsFinalToken ? offsets.length - 1 : overlapping.last;
@@ -82,11 +76,7 @@ export function mapStepsToTokens(
  * The token to read for one span (a step tag such as `<extra_0>`): the last token overlapping it.
  * Throws when no token does.
  */
-export function mapSpanToReadToken(
-  span: CharSpan,
-  offsets: readonly CharSpan[],
-  options: { tokenOffset?: number } = {},
-): number {
+export function mapSpanToReadToken(span: CharSpan, offsets: readonly CharSpan[], options: { tokenOffset?: number } = {}): number {
   const tokenOffset = options.tokenOffset ?? 0;
   validateTokenOffset(tokenOffset);
   validateOffsets(offsets);

@@ -9,10 +9,7 @@ import type { Segmentation, SegmentedStep } from './types.js';
  * @example
  * segmentGivenSteps(['2+2=4.', '4*3=12.'], '\n'); // solution "2+2=4.\n4*3=12.", spans [0, 6] and [7, 14]
  */
-export function segmentGivenSteps(
-  steps: readonly string[],
-  joiner: string,
-): { solution: string; segmentation: Segmentation } {
+export function segmentGivenSteps(steps: readonly string[], joiner: string): { solution: string; segmentation: Segmentation } {
   if (!Array.isArray(steps) || steps.length === 0) {
     throw new InvalidInputError('at least one step is needed', { location: 'steps' });
   }

@@ -41,10 +41,7 @@ describe('segmentSolution: delimiter path', () => {
   });
 
   it('splits on a blank line, keeping single newlines inside a step', () => {
-    expect(texts('Step one.\nstill one.\n\nStep two.', { delimiter: '\n\n' })).toEqual([
-      'Step one.\nstill one.',
-      'Step two.',
-    ]);
+    expect(texts('Step one.\nstill one.\n\nStep two.', { delimiter: '\n\n' })).toEqual(['Step one.\nstill one.', 'Step two.']);
   });
 
   it('splits on a step tag such as " ки"', () => {
@@ -56,7 +53,7 @@ describe('segmentSolution: delimiter path', () => {
     expect(segmentation.droppedEmptySteps).toBe(1);
   });
 
-  it('splits on a RegExp, without needing or touching the caller\'s flags and lastIndex', () => {
+  it("splits on a RegExp, without needing or touching the caller's flags and lastIndex", () => {
     const solution = 'Step 1: a\nmore of 1\nStep 2: b\nStep 3: c';
     const lookahead = /\n(?=Step \d)/;
     expect(texts(solution, { delimiter: lookahead })).toEqual(['Step 1: a\nmore of 1', 'Step 2: b', 'Step 3: c']);
@@ -104,8 +101,7 @@ describe('segmentSolution: one-step fallback', () => {
 describe('segmentSolution: detector seam', () => {
   const sentenceDetector: StepBoundaryDetector = {
     name: 'sentences',
-    detect: (solution) =>
-      [...solution.matchAll(/[^.]+\./g)].map((match) => [match.index, match.index + match[0].length]),
+    detect: (solution) => [...solution.matchAll(/[^.]+\./g)].map((match) => [match.index, match.index + match[0].length]),
   };
 
   it('asks the detector when the delimiter gives fewer than two steps, and trims its spans', () => {
@@ -135,12 +131,30 @@ describe('segmentSolution: detector seam', () => {
 
   it('rejects malformed detector output, naming the detector', () => {
     const cases: unknown[] = [
-      [[0, 2], [1, 4]], // overlapping
-      [[2, 4], [0, 1]], // unsorted
-      [[0, 2], [3, 99]], // out of range
-      [[0, 2], [2, 2]], // empty
-      [[0, 1], [1, 2]], // whitespace-only second span (" ")
-      [[0, 1.5], [2, 4]], // not integers
+      [
+        [0, 2],
+        [1, 4],
+      ], // overlapping
+      [
+        [2, 4],
+        [0, 1],
+      ], // unsorted
+      [
+        [0, 2],
+        [3, 99],
+      ], // out of range
+      [
+        [0, 2],
+        [2, 2],
+      ], // empty
+      [
+        [0, 1],
+        [1, 2],
+      ], // whitespace-only second span (" ")
+      [
+        [0, 1.5],
+        [2, 4],
+      ], // not integers
       'not an array',
     ];
     for (const output of cases) {

@@ -13,8 +13,7 @@ export interface SegmentSolutionOptions {
 
 export const defaultStepDelimiter = '\n';
 
-const noDetectorAdvice =
-  'A learned step-boundary detector is not built in (pass options.detector); add a delimiter to get per-step scores.';
+const noDetectorAdvice = 'A learned step-boundary detector is not built in (pass options.detector); add a delimiter to get per-step scores.';
 
 function describeDelimiter(delimiter: StepDelimiter): string {
   return typeof delimiter === 'string' ? JSON.stringify(delimiter) : String(delimiter);
@@ -91,9 +90,7 @@ export function segmentSolution(solution: string, options: SegmentSolutionOption
   const described = describeDelimiter(delimiter);
   const occurrences = matchCount === 1 ? 'once' : `${matchCount} times`;
   const reason =
-    matchCount === 0
-      ? `no delimiter ${described} found`
-      : `the delimiter ${described} occurs ${occurrences} but only one piece between them holds text`;
+    matchCount === 0 ? `no delimiter ${described} found` : `the delimiter ${described} occurs ${occurrences} but only one piece between them holds text`;
   // Outside the delimiter method nothing was split off, so nothing counts as dropped.
   const single = (stepDetection: string): Segmentation => ({
     steps: [toStep(solution, trimSpan(solution, 0, solution.length)!)],

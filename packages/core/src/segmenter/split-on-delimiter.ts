@@ -43,10 +43,9 @@ function matchSpans(solution: string, delimiter: StepDelimiter): CharSpan[] {
   const spans: CharSpan[] = [];
   for (const match of solution.matchAll(pattern)) {
     if (match[0].length === 0) {
-      throw new InvalidInputError(
-        `the step delimiter ${String(delimiter)} matches the empty string at character ${match.index}`,
-        { location: 'options.delimiter' },
-      );
+      throw new InvalidInputError(`the step delimiter ${String(delimiter)} matches the empty string at character ${match.index}`, {
+        location: 'options.delimiter',
+      });
     }
     spans.push([match.index, match.index + match[0].length]);
   }

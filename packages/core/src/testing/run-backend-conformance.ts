@@ -112,7 +112,10 @@ export function runBackendConformance(options: ConformanceOptions): void {
           withBackend(model, async (backend) => {
             const good = batchOf([tokens('abc'), tokens('a')], 'right', valueRead);
             const expectContract = async (request: ForwardRequestV1, pattern: RegExp) => {
-              const error = await backend.doForward(request).then(() => undefined, (caught: unknown) => caught);
+              const error = await backend.doForward(request).then(
+                () => undefined,
+                (caught: unknown) => caught,
+              );
               expect(RewardLensError.isInstance(error), `expected a reward-lens error for ${pattern}`).toBe(true);
               expect((error as RewardLensError).message).toMatch(pattern);
             };
@@ -138,7 +141,8 @@ export function runBackendConformance(options: ConformanceOptions): void {
               ['PREFIX_SCORES', () => prm.prefixScores([conformancePairs[0]!])],
               ['STEP_SCORES', () => prm.stepScores([conformancePairs[0]!])],
             ] as const) {
-              if ((backend.capabilities & Capability[flag]) === 0) await expect(call()).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY', capability: flag });
+              if ((backend.capabilities & Capability[flag]) === 0)
+                await expect(call()).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY', capability: flag });
             }
           }));
 
@@ -191,8 +195,9 @@ export function runBackendConformance(options: ConformanceOptions): void {
 
         test('seeded weights', async () => {
           const read = async (seed: number) =>
-            withBackend(createRandomDecoder({ seed, config }), async (backend) =>
-              (await ProcessRM.fromBackend(backend, createByteBpeTokenizer()).stepScores([conformancePairs[0]!])).value.curves[0]!,
+            withBackend(
+              createRandomDecoder({ seed, config }),
+              async (backend) => (await ProcessRM.fromBackend(backend, createByteBpeTokenizer()).stepScores([conformancePairs[0]!])).value.curves[0]!,
             );
           const first = await read(7);
           expect(await read(7)).toEqual(first);
@@ -234,7 +239,9 @@ export function runBackendConformance(options: ConformanceOptions): void {
         test('kv cache', () =>
           withBackend(model, async (backend) => {
             if (!backend.supportsCache) {
-              await expect(backend.doForward({ ...batchOf([tokens('a')], 'right', valueRead), returnCache: true })).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY' });
+              await expect(backend.doForward({ ...batchOf([tokens('a')], 'right', valueRead), returnCache: true })).rejects.toMatchObject({
+                code: 'UNSUPPORTED_CAPABILITY',
+              });
               return;
             }
             const full = tokens('First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.');

@@ -10,7 +10,9 @@ export function sharedDataPath(relative: string): string {
   const root = process.env.REWARD_LENS_SHARED_DATA ?? fileURLToPath(new URL('../../../../../shared/data/', import.meta.url));
   const path = `${root.replace(/\/$/, '')}/${relative}`;
   if (!existsSync(path)) {
-    throw new Error(`shared test data file is missing: ${path} (expected under ../shared/data relative to the repository root, or set REWARD_LENS_SHARED_DATA)`);
+    throw new Error(
+      `shared test data file is missing: ${path} (expected under ../shared/data relative to the repository root, or set REWARD_LENS_SHARED_DATA)`,
+    );
   }
   return path;
 }

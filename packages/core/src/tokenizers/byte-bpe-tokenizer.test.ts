@@ -56,18 +56,27 @@ describe('byte BPE tokenizer: merges cross step delimiters', () => {
     expect(encoding.offsets[3]).toEqual([5, 7]);
   });
 
-  it('merges a delimiter with the next step\'s first word, and blank lines and CRLF', () => {
+  it("merges a delimiter with the next step's first word, and blank lines and CRLF", () => {
     expect(pieces(tokenizer.encode('a\nStep 2'))).toEqual(['a', '\nStep', ' 2']);
     expect(pieces(tokenizer.encode('done.\n\nNext'))).toEqual(['d', 'on', 'e', '.\n\n', 'Next']);
     expect(pieces(tokenizer.encode('x.\r\ny:\n'))).toContain('.\r\n');
     expect(pieces(tokenizer.encode('x.\r\ny:\n'))).toContain(':\n');
   });
 
-  it('gives a token that holds part of a character the whole character\'s span', () => {
+  it("gives a token that holds part of a character the whole character's span", () => {
     const text = 'a👨‍👩b';
     const encoding = tokenizer.encode(text);
     // 👨 is F0 9F 91 A8: "F0 9F" is one token, then single bytes; ZWJ merges with the next emoji's F0 9F.
-    expect(encoding.offsets).toEqual([[0, 1], [1, 3], [1, 3], [1, 3], [3, 6], [4, 6], [4, 6], [6, 7]]);
+    expect(encoding.offsets).toEqual([
+      [0, 1],
+      [1, 3],
+      [1, 3],
+      [1, 3],
+      [3, 6],
+      [4, 6],
+      [4, 6],
+      [6, 7],
+    ]);
     expect(tokenizer.decode(encoding.ids)).toBe(text);
   });
 

@@ -1,13 +1,5 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
-import {
-  bosTokenId,
-  buildByteBpeVocabulary,
-  bytesKey,
-  eosTokenId,
-  padTokenId,
-  specialTokens,
-  type ByteBpeVocabulary,
-} from './byte-bpe-vocabulary.js';
+import { bosTokenId, buildByteBpeVocabulary, bytesKey, eosTokenId, padTokenId, specialTokens, type ByteBpeVocabulary } from './byte-bpe-vocabulary.js';
 import { DEFAULT_MERGES } from './default-merges.js';
 import { mergeBytePairs } from './merge-byte-pairs.js';
 import { createAddedTokenSplitter, type TextChunk } from './split-on-added-tokens.js';
@@ -130,9 +122,7 @@ export class ByteBpeTokenizer implements PrmTokenizer {
         location: `ids[${index}]`,
       });
     }
-    return id < this.vocabulary.size
-      ? this.vocabulary.tokenBytes[id]!
-      : this.addedTokenBytes[id - this.vocabulary.size]!;
+    return id < this.vocabulary.size ? this.vocabulary.tokenBytes[id]! : this.addedTokenBytes[id - this.vocabulary.size]!;
   }
 }
 

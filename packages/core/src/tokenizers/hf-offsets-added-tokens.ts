@@ -78,11 +78,7 @@ export class AddedTokenSplitter {
  * already trimmed by the previous visit, as in the library. Returns, per piece, the range of
  * stripped whitespace its token took (`[start, end)` grown to include it), for the token's span.
  */
-export function stripAroundAddedTokens(
-  text: string,
-  pieces: TextPiece[],
-  lookUp: (piece: string) => AddedTokenSpec | undefined,
-): Array<[number, number]> {
+export function stripAroundAddedTokens(text: string, pieces: TextPiece[], lookUp: (piece: string) => AddedTokenSpec | undefined): Array<[number, number]> {
   const claimed = pieces.map((piece): [number, number] => [piece.start, piece.end]);
   pieces.forEach((piece, index) => {
     const token = lookUp(text.slice(piece.start, piece.end));

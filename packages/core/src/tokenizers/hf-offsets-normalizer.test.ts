@@ -14,7 +14,13 @@ const spell = (text: string) => spellBytesByteLevel(encoder.encode(text));
 /** A tiny byte-level BPE file (the 256 bytes and a few merges) with the given normalizer. */
 function byteLevelFile(normalizer: Json | null, addPrefixSpace = false): Json {
   const mergeList: [string, string][] = [
-    [spell(' '), 't'], ['h', 'e'], [spell(' t'), 'he'], ['i', 'n'], ['f', 'i'], [spell(' '), spell(' ')], ...[spell('ο'), spell('ς')].map((pair): [string, string] => [pair.slice(0, 1), pair.slice(1)]),
+    [spell(' '), 't'],
+    ['h', 'e'],
+    [spell(' t'), 'he'],
+    ['i', 'n'],
+    ['f', 'i'],
+    [spell(' '), spell(' ')],
+    ...[spell('ο'), spell('ς')].map((pair): [string, string] => [pair.slice(0, 1), pair.slice(1)]),
   ];
   const vocab: Record<string, number> = {};
   for (let byte = 0; byte < 256; byte += 1) vocab[spellBytesByteLevel(Uint8Array.of(byte))] = byte;
@@ -30,7 +36,35 @@ function byteLevelFile(normalizer: Json | null, addPrefixSpace = false): Json {
 }
 
 const hardText = fc
-  .array(fc.oneof({ weight: 2, arbitrary: mixedText }, { weight: 3, arbitrary: fc.constantFrom('ﬁ', 'İ', 'ΟΔΟΣ ', 'ΣΑΣ.', 'ß', '\u00a0', '\u0007', '～', 'ｶﾞ', 'ㄱㅏ', '½', '①', 'Ⅻ', '  \t', ' A ', 'Ǆ', '\ufb01', '\u0345') }), { maxLength: 6 })
+  .array(
+    fc.oneof(
+      { weight: 2, arbitrary: mixedText },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          'ﬁ',
+          'İ',
+          'ΟΔΟΣ ',
+          'ΣΑΣ.',
+          'ß',
+          '\u00a0',
+          '\u0007',
+          '～',
+          'ｶﾞ',
+          'ㄱㅏ',
+          '½',
+          '①',
+          'Ⅻ',
+          '  \t',
+          ' A ',
+          'Ǆ',
+          '\ufb01',
+          '\u0345',
+        ),
+      },
+    ),
+    { maxLength: 6 },
+  )
   .map((parts) => parts.join(''));
 
 /**

@@ -43,10 +43,7 @@ function isConfig(value: unknown): value is Config {
 }
 
 function unsupported(location: string, message: string): never {
-  throw new InvalidInputError(
-    `${message}; exact offsets can be derived for normalizers of type ${supportedNormalizerTypes.join(', ')}`,
-    { location },
-  );
+  throw new InvalidInputError(`${message}; exact offsets can be derived for normalizers of type ${supportedNormalizerTypes.join(', ')}`, { location });
 }
 
 function compileStep(config: unknown, location: string, spaceSpellings: string[]): AlignedNormalizer | null {

@@ -117,7 +117,13 @@ export function spellPieces(normalized: AlignedText, pieces: readonly string[], 
     output += unitCount;
   };
   const emitInsertion = (unitCount: number): void => {
-    const anchor = sourceIndex < source.length ? (sourceSpan(), spanStart) : anchorAt(normalized, source.length);
+    let anchor: number;
+    if (sourceIndex < source.length) {
+      sourceSpan();
+      anchor = spanStart;
+    } else {
+      anchor = anchorAt(normalized, source.length);
+    }
     emit(unitCount, anchor, anchor);
   };
   for (const piece of pieces) {

@@ -100,7 +100,8 @@ export class HfOffsetAligner {
       const segment = currentSegment();
       if (segment === undefined) throw this.error(`token ${tokenIndex} (${JSON.stringify(token)}) is past the end of the text`);
       if (segment.kind === 'added') {
-        if (token !== segment.token) throw this.error(`token ${tokenIndex} is ${JSON.stringify(token)} where the added token ${JSON.stringify(segment.token)} was expected`);
+        if (token !== segment.token)
+          throw this.error(`token ${tokenIndex} is ${JSON.stringify(token)} where the added token ${JSON.stringify(segment.token)} was expected`);
         offsets.push(segment.span);
         isAdded.push(true);
         segmentIndex += 1;
@@ -136,7 +137,9 @@ export class HfOffsetAligner {
         return;
       }
       const context = JSON.stringify(spelled.text.slice(cursor, cursor + 12));
-      throw this.error(`token ${tokenIndex} (${JSON.stringify(token)}) does not spell the text at ${context}${byteIndex > 0 ? ` (byte ${byteIndex} of a character)` : ''}`);
+      throw this.error(
+        `token ${tokenIndex} (${JSON.stringify(token)}) does not spell the text at ${context}${byteIndex > 0 ? ` (byte ${byteIndex} of a character)` : ''}`,
+      );
     });
     if (currentSegment() !== undefined) throw this.error('text is left over after the last token');
     fillOffsetGaps(offsets, isAdded, text.length);

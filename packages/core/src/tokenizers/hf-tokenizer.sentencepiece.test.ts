@@ -13,9 +13,45 @@ import type { Encoding } from './tokenizer.js';
 const metaspace = '\u2581';
 const byteTokens = Array.from({ length: 256 }, (_, byte) => `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
 const pieces = [
-  metaspace, 'e', 'h', 'l', 'o', 'w', 'r', 'd', 't', 's', 'x', '1', '2', '+', '=', '.', 'к', 'и', 'é', '你', '<',
-  `${metaspace}h`, 'he', 'll', `${metaspace}he`, 'llo', `${metaspace}hello`, `${metaspace}w`, 'or', `${metaspace}wor`, 'ld',
-  `${metaspace}world`, 'ки', `${metaspace}ки`, `${metaspace}x`, `${metaspace}1`, '+2', `${metaspace}+`, `${metaspace}${metaspace}`,
+  metaspace,
+  'e',
+  'h',
+  'l',
+  'o',
+  'w',
+  'r',
+  'd',
+  't',
+  's',
+  'x',
+  '1',
+  '2',
+  '+',
+  '=',
+  '.',
+  'к',
+  'и',
+  'é',
+  '你',
+  '<',
+  `${metaspace}h`,
+  'he',
+  'll',
+  `${metaspace}he`,
+  'llo',
+  `${metaspace}hello`,
+  `${metaspace}w`,
+  'or',
+  `${metaspace}wor`,
+  'ld',
+  `${metaspace}world`,
+  'ки',
+  `${metaspace}ки`,
+  `${metaspace}x`,
+  `${metaspace}1`,
+  '+2',
+  `${metaspace}+`,
+  `${metaspace}${metaspace}`,
 ];
 
 /** Every split of a piece into two pieces is a merge, ranked by the piece's place in the list. */
@@ -32,7 +68,15 @@ function mergesOf(vocabulary: Map<string, number>): [string, string][] {
   return merges;
 }
 
-const specials = ['<unk>', '<s>', '</s>'].map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+const specials = ['<unk>', '<s>', '</s>'].map((content, id) => ({
+  id,
+  content,
+  single_word: false,
+  lstrip: false,
+  rstrip: false,
+  normalized: false,
+  special: true,
+}));
 
 /** A small SentencePiece-style BPE file: `<unk>` `<s>` `</s>`, 256 byte-fallback tokens, then the pieces. */
 function sentencePieceBpe(style: 'legacy' | 'metaspace'): Json {
@@ -43,7 +87,13 @@ function sentencePieceBpe(style: 'legacy' | 'metaspace'): Json {
     // Llama-2's legacy form spells spaces in the normalizer; the newer form in a Metaspace pre-tokenizer.
     normalizer:
       style === 'legacy'
-        ? { type: 'Sequence', normalizers: [{ type: 'Prepend', prepend: metaspace }, { type: 'Replace', pattern: { String: ' ' }, content: metaspace }] }
+        ? {
+            type: 'Sequence',
+            normalizers: [
+              { type: 'Prepend', prepend: metaspace },
+              { type: 'Replace', pattern: { String: ' ' }, content: metaspace },
+            ],
+          }
         : null,
     pre_tokenizer: style === 'metaspace' ? { type: 'Metaspace', replacement: metaspace, prepend_scheme: 'first', split: false } : null,
     post_processor: null,
@@ -110,7 +160,16 @@ function expectSentencePieceOffsets(text: string, encoding: Encoding, tokens: st
 }
 
 const sentencePieceText = fc
-  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom('hello', ' world', ' ', '  ', 'ки', ' ки', '<s>', '</s>', metaspace, 'é', 'e\u0301', '你', '+2', ' x', '<unk>', '<0x41>') }, { weight: 2, arbitrary: mixedText }), { maxLength: 8 })
+  .array(
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom('hello', ' world', ' ', '  ', 'ки', ' ки', '<s>', '</s>', metaspace, 'é', 'e\u0301', '你', '+2', ' x', '<unk>', '<0x41>'),
+      },
+      { weight: 2, arbitrary: mixedText },
+    ),
+    { maxLength: 8 },
+  )
   .map((parts) => parts.join(''));
 
 function checkAgainstLibrary(file: Json, config: Json, numRuns: number): void {
@@ -145,22 +204,38 @@ describe('hf tokenizer: SentencePiece-style files', () => {
     const tokenizer = createHfTokenizer(sentencePieceBpe('legacy'), { bos_token: '<s>', eos_token: '</s>' });
     const hello = tokenizer.encode('hello world');
     expect(hello.ids).toEqual([pieces.indexOf(`${metaspace}hello`) + 259, pieces.indexOf(`${metaspace}world`) + 259]);
-    expect(hello.offsets).toEqual([[0, 5], [5, 11]]);
+    expect(hello.offsets).toEqual([
+      [0, 5],
+      [5, 11],
+    ]);
     const leadingSpace = tokenizer.encode(' x');
     expect(leadingSpace.ids).toEqual([pieces.indexOf(metaspace) + 259, pieces.indexOf(`${metaspace}x`) + 259]);
-    expect(leadingSpace.offsets).toEqual([[0, 0], [0, 2]]); // the dummy ▁ alone, then "▁x" = the text's " x"
+    expect(leadingSpace.offsets).toEqual([
+      [0, 0],
+      [0, 2],
+    ]); // the dummy ▁ alone, then "▁x" = the text's " x"
     const emoji = tokenizer.encode('😀');
     expect(emoji.ids).toEqual([259 + pieces.indexOf(metaspace), 3 + 0xf0, 3 + 0x9f, 3 + 0x98, 3 + 0x80]);
-    expect(emoji.offsets).toEqual([[0, 0], [0, 2], [0, 2], [0, 2], [0, 2]]);
+    expect(emoji.offsets).toEqual([
+      [0, 0],
+      [0, 2],
+      [0, 2],
+      [0, 2],
+      [0, 2],
+    ]);
     const special = tokenizer.encode('x<s>x');
     expect(special.ids).toEqual([pieces.indexOf(`${metaspace}x`) + 259, 1, pieces.indexOf(`${metaspace}x`) + 259]);
-    expect(special.offsets).toEqual([[0, 1], [1, 4], [4, 5]]);
+    expect(special.offsets).toEqual([
+      [0, 1],
+      [1, 4],
+      [4, 5],
+    ]);
     expect(tokenizer.tokenToId(' x')).toBe(pieces.indexOf(`${metaspace}x`) + 259);
     expect(tokenizer.tokenToId('\n')).toBe(3 + 0x0a);
     expect([tokenizer.bosTokenId, tokenizer.eosTokenId, tokenizer.padTokenId]).toEqual([1, 2, 2]);
   });
 
-  it("the llama2.c stories260K tokenizer, converted to tokenizer.json: library ids, exact offsets", () => {
+  it('the llama2.c stories260K tokenizer, converted to tokenizer.json: library ids, exact offsets', () => {
     const parsed = parseLlama2cTokenizer(new Uint8Array(readFileSync(sharedDataPath('stories260k/tok512.bin'))), 512, 'tok512.bin');
     checkAgainstLibrary(llama2cTokenizerToHfJson(parsed), llama2cTokenizerConfig(512), 200);
   });

@@ -25,7 +25,15 @@ function tinyFile(overrides: Json = {}, addedTokens: Json[] = []): Json {
   };
 }
 
-const special = (content: string, id: number, extra: Json = {}): Json => ({ id, content, lstrip: false, rstrip: false, normalized: false, special: true, ...extra });
+const special = (content: string, id: number, extra: Json = {}): Json => ({
+  id,
+  content,
+  lstrip: false,
+  rstrip: false,
+  normalized: false,
+  special: true,
+  ...extra,
+});
 
 function expectInvalid(action: () => unknown, message: RegExp): void {
   let thrown: unknown;
@@ -46,7 +54,11 @@ describe('hf tokenizer: added tokens', () => {
     const { ids, offsets } = tokenizer.encode(text);
     expect(ids).toEqual(new Tokenizer(file, {}).encode(text, { add_special_tokens: false }).ids);
     expect(ids).toEqual([0x61, 300, 0x62]);
-    expect(offsets).toEqual([[0, 1], [1, 10], [10, 11]]);
+    expect(offsets).toEqual([
+      [0, 1],
+      [1, 10],
+      [10, 11],
+    ]);
   });
 
   it('matches a normalized added token in the normalized text', () => {
@@ -56,17 +68,33 @@ describe('hf tokenizer: added tokens', () => {
     const { ids, offsets } = tokenizer.encode(text);
     expect(ids).toEqual(new Tokenizer(file, {}).encode(text, { add_special_tokens: false }).ids);
     expect(ids).toEqual([0x78, 300, 256]);
-    expect(offsets).toEqual([[0, 1], [1, 6], [6, 8]]);
+    expect(offsets).toEqual([
+      [0, 1],
+      [1, 6],
+      [6, 8],
+    ]);
   });
 
   it('adds tokens from options, replacing an added token that held the id', () => {
     const file = tinyFile({}, [special('<|quad_end|>', 300)]);
-    const tokenizer = createHfTokenizer(file, undefined, { addedTokens: [{ content: '<extra_0>', id: 300 }, { content: ' ки', id: 400 }] });
+    const tokenizer = createHfTokenizer(file, undefined, {
+      addedTokens: [
+        { content: '<extra_0>', id: 300 },
+        { content: ' ки', id: 400 },
+      ],
+    });
     expect(tokenizer.vocabSize).toBe(401);
     expect(tokenizer.tokenToId('<extra_0>')).toBe(300);
     expect(tokenizer.tokenToId('<|quad_end|>')).toBeUndefined();
     const text = 'he<extra_0> ки';
-    expect(tokenizer.encode(text)).toEqual({ ids: [256, 300, 400], offsets: [[0, 2], [2, 11], [11, 14]] });
+    expect(tokenizer.encode(text)).toEqual({
+      ids: [256, 300, 400],
+      offsets: [
+        [0, 2],
+        [2, 11],
+        [11, 14],
+      ],
+    });
     expect(tokenizer.decode([256, 300, 400])).toBe(text);
     expect(file.added_tokens).toEqual([special('<|quad_end|>', 300)]); // the caller's object is left alone
   });
@@ -120,7 +148,16 @@ describe('hf tokenizer: special tokens and vocabulary', () => {
     const text = 'a\ud800b\udc00';
     const { ids, offsets } = tokenizer.encode(text);
     expect(ids).toEqual(new Tokenizer(file, {}).encode(text, { add_special_tokens: false }).ids);
-    expect(offsets).toEqual([[0, 1], [1, 2], [1, 2], [1, 2], [2, 3], [3, 4], [3, 4], [3, 4]]);
+    expect(offsets).toEqual([
+      [0, 1],
+      [1, 2],
+      [1, 2],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [3, 4],
+      [3, 4],
+    ]);
   });
 
   it('refuses text that is not a string', () => {
@@ -163,6 +200,9 @@ describe('hf tokenizer: files it cannot give exact offsets for', () => {
     expectInvalid(() => aligner.offsets('Hi', ['H', 'x'], [1, 2]), /token 1 \("x"\) does not spell the text at "i"/);
     expectInvalid(() => aligner.offsets('Hi', ['H'], [1]), /text is left over/);
     expectInvalid(() => aligner.offsets('Hi', ['H', 'i', 'i'], [1, 2, 2]), /past the end of the text/);
-    expect(aligner.offsets('Hé', ['H', spellBytesByteLevel(encoder.encode('é'))], [1, 2])).toEqual([[0, 1], [1, 2]]);
+    expect(aligner.offsets('Hé', ['H', spellBytesByteLevel(encoder.encode('é'))], [1, 2])).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
   });
 });

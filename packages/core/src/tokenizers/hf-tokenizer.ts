@@ -88,10 +88,7 @@ class HfTokenizer implements PrmTokenizer {
     this.name = options.name ?? `hf:${className}`;
     try {
       // The library insists on these keys; files written by hand often leave the empty ones out.
-      this.library = new Tokenizer(
-        { normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [], ...file },
-        config ?? {},
-      );
+      this.library = new Tokenizer({ normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [], ...file }, config ?? {});
     } catch (error) {
       throw new InvalidInputError(`@huggingface/tokenizers cannot load it: ${(error as Error).message}`, { location: 'tokenizer.json', cause: error });
     }
@@ -109,9 +106,11 @@ class HfTokenizer implements PrmTokenizer {
       unkTokenId: library.model?.unk_token_id,
     });
     this.vocabSize = library.model?.vocab.length ?? 0;
-    ({ bosTokenId: this.bosTokenId, eosTokenId: this.eosTokenId, padTokenId: this.padTokenId } = resolveSpecialTokenIds(config, (token) =>
-      library.token_to_id(token),
-    ));
+    ({
+      bosTokenId: this.bosTokenId,
+      eosTokenId: this.eosTokenId,
+      padTokenId: this.padTokenId,
+    } = resolveSpecialTokenIds(config, (token) => library.token_to_id(token)));
   }
 
   encode(text: string): Encoding {
@@ -146,11 +145,7 @@ class HfTokenizer implements PrmTokenizer {
     const added = this.addedIds.get(token);
     if (added !== undefined) return added;
     const bytes = encoder.encode(token);
-    const spelled = this.spelling.byteLevel
-      ? spellBytesByteLevel(bytes)
-      : this.spaceSpelling === undefined
-        ? token
-        : token.replaceAll(' ', this.spaceSpelling);
+    const spelled = this.spelling.byteLevel ? spellBytesByteLevel(bytes) : this.spaceSpelling === undefined ? token : token.replaceAll(' ', this.spaceSpelling);
     const id = this.library.token_to_id(spelled);
     if (id !== undefined || !this.byteFallback || bytes.length !== 1) return id;
     return this.library.token_to_id(`<0x${bytes[0]!.toString(16).toUpperCase().padStart(2, '0')}>`);

@@ -9,9 +9,49 @@
 import fc from 'fast-check';
 
 const trickyFragments = [
-  'a', 'the', 'The', 'Then', ' ', '  ', '\t', '\n', '\r\n', '\n\n', '.', '.\n', ':\n', ', ', ' = ', '=',
-  'Step', '\nStep', 'x', '+', '*', '\\frac', '$$', '12', '100', '😀', '👍🏽', '👨‍👩‍👧', '❤️', '\u200d', '\ufe0f',
-  'e\u0301', 'é', '的', '中文', 'к', 'ки', ' ки', '×', '√', '≤', '\u00a0', '\u2028',
+  'a',
+  'the',
+  'The',
+  'Then',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\n\n',
+  '.',
+  '.\n',
+  ':\n',
+  ', ',
+  ' = ',
+  '=',
+  'Step',
+  '\nStep',
+  'x',
+  '+',
+  '*',
+  '\\frac',
+  '$$',
+  '12',
+  '100',
+  '😀',
+  '👍🏽',
+  '👨‍👩‍👧',
+  '❤️',
+  '\u200d',
+  '\ufe0f',
+  'e\u0301',
+  'é',
+  '的',
+  '中文',
+  'к',
+  'ки',
+  ' ки',
+  '×',
+  '√',
+  '≤',
+  '\u00a0',
+  '\u2028',
 ];
 
 /** One short piece of text: a tricky constant, a few random graphemes or code points, or a number. */
@@ -43,9 +83,7 @@ export function stepText(forbidden: string): fc.Arbitrary<string> {
   const forbiddenCharacters = new Set([...forbidden, '\n', '\r'].filter((character) => character !== ' '));
   const core = fc
     .array(textFragment, { minLength: 1, maxLength: 6 })
-    .map((fragments) =>
-      [...fragments.join('')].filter((character) => !forbiddenCharacters.has(character)).join(''),
-    )
+    .map((fragments) => [...fragments.join('')].filter((character) => !forbiddenCharacters.has(character)).join(''))
     .filter((text) => text.trim().length > 0);
   return fc.tuple(paddingWhitespace, core, paddingWhitespace).map(([before, text, after]) => before + text + after);
 }

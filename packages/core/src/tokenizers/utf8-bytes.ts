@@ -100,11 +100,7 @@ export function decodeUtf8(bytes: Uint8Array): string {
   return unitsToString(units);
 }
 
-function readMultiByteSequence(
-  bytes: Uint8Array,
-  index: number,
-  first: number,
-): { codePoint: number; length: number } | null {
+function readMultiByteSequence(bytes: Uint8Array, index: number, first: number): { codePoint: number; length: number } | null {
   let length: number;
   let codePoint: number;
   let minimum: number;

@@ -50,7 +50,7 @@ export function rotaryInputNodes(context: DecoderGraphContext): RotaryInputs {
   const cosTable = new Float32Array(config.maxPositions * halfDim);
   const sinTable = new Float32Array(config.maxPositions * halfDim);
   for (let index = 0; index < halfDim; index++) {
-    const inverseFrequency = Math.pow(config.ropeTheta, (-2 * index) / config.headDim);
+    const inverseFrequency = config.ropeTheta ** ((-2 * index) / config.headDim);
     for (let position = 0; position < config.maxPositions; position++) {
       cosTable[position * halfDim + index] = Math.cos(position * inverseFrequency);
       sinTable[position * halfDim + index] = Math.sin(position * inverseFrequency);

@@ -34,7 +34,14 @@ export function decoderLayerNodes(context: DecoderGraphContext, layer: number, i
   const up = linearNodes(context, mlpInput, `${prefix}.mlp.up_proj.weight`, undefined, projection, `${scope}/mlp/up_proj`);
   const silu = builder.node('Mul', [gate, builder.node('Sigmoid', [gate], { scope: `${scope}/mlp/act_fn` })], { scope: `${scope}/mlp/act_fn` });
   const gated = builder.node('Mul', [silu, up], { scope: `${scope}/mlp` });
-  const down = linearNodes(context, gated, `${prefix}.mlp.down_proj.weight`, undefined, { inFeatures: intermediateSize, outFeatures: hiddenSize }, `${scope}/mlp/down_proj`);
+  const down = linearNodes(
+    context,
+    gated,
+    `${prefix}.mlp.down_proj.weight`,
+    undefined,
+    { inFeatures: intermediateSize, outFeatures: hiddenSize },
+    `${scope}/mlp/down_proj`,
+  );
   return builder.node('Add', [afterAttention, down], { scope, output: inputs.output });
 }
 

@@ -13,7 +13,8 @@ export function headNodes(context: DecoderGraphContext, head: HeadSpec, normed: 
   const scope = `/heads/${head.name}`;
   const width = headWidth(config, head);
   if (head.kind === 'lm') {
-    if (!config.tieWordEmbeddings) return linearNodes(context, normed, 'lm_head.weight', undefined, { inFeatures: hiddenSize, outFeatures: width }, scope, output);
+    if (!config.tieWordEmbeddings)
+      return linearNodes(context, normed, 'lm_head.weight', undefined, { inFeatures: hiddenSize, outFeatures: width }, scope, output);
     const rows = builder.node('Reshape', [normed, builder.int64Constant([-1, hiddenSize])], { scope });
     const products = builder.node('Gemm', [rows, embeddingTable], { scope, attributes: { transB: 1 } });
     const batchAndSequence = builder.node('Shape', [onnxInputNames.inputIds], { scope });

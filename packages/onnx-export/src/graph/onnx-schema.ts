@@ -81,7 +81,12 @@ export const onnxSchema = {
         },
         TensorShapeProto: {
           fields: { dim: field(1, 'TensorShapeProto.Dimension', 'repeated') },
-          nested: { Dimension: { fields: { dimValue: field(1, 'int64'), dimParam: field(2, 'string'), denotation: field(3, 'string') }, oneofs: { value: { oneof: ['dimValue', 'dimParam'] } } } },
+          nested: {
+            Dimension: {
+              fields: { dimValue: field(1, 'int64'), dimParam: field(2, 'string'), denotation: field(3, 'string') },
+              oneofs: { value: { oneof: ['dimValue', 'dimParam'] } },
+            },
+          },
         },
       },
     },

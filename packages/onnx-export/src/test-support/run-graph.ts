@@ -1,4 +1,4 @@
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { type InferenceSession, Tensor } from 'onnxruntime-node';
 import type { DecoderConfig } from '@reward-lens/core/internal';
 
 /** One intra-op thread: the test machines are shared. */

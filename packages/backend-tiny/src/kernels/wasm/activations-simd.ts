@@ -16,42 +16,43 @@ type Store = (base: number, value: () => void) => void;
  * same bits wherever it falls. `body(load, store, vector)` is emitted twice, for each loop;
  * `betweenLoops` runs after the vector loop.
  */
-function forEachVector(
-  code: CodeEmitter,
-  count: number,
-  body: (load: Load, store: Store, vector: boolean) => void,
-  betweenLoops?: () => void,
-): void {
+function forEachVector(code: CodeEmitter, count: number, body: (load: Load, store: Store, vector: boolean) => void, betweenLoops?: () => void): void {
   const k = code.addLocal(i32);
   const end = code.addLocal(i32);
   const vectorEnd = code.addLocal(i32);
   code.i32Const(0).localSet(k);
   code.localGet(count).i32Const(2).i32Shl().localTee(end).i32Const(~15).i32And().localSet(vectorEnd);
-  code.while(() => code.localGet(k).localGet(vectorEnd).i32LtU(), () => {
-    body(
-      (base) => code.localGet(base).localGet(k).i32Add().v128Load(),
-      (base, value) => {
-        code.localGet(base).localGet(k).i32Add();
-        value();
-        code.v128Store();
-      },
-      true,
-    );
-    code.addTo(k, 16);
-  });
+  code.while(
+    () => code.localGet(k).localGet(vectorEnd).i32LtU(),
+    () => {
+      body(
+        (base) => code.localGet(base).localGet(k).i32Add().v128Load(),
+        (base, value) => {
+          code.localGet(base).localGet(k).i32Add();
+          value();
+          code.v128Store();
+        },
+        true,
+      );
+      code.addTo(k, 16);
+    },
+  );
   betweenLoops?.();
-  code.while(() => code.localGet(k).localGet(end).i32LtU(), () => {
-    body(
-      (base) => code.localGet(base).localGet(k).i32Add().v128Load32Splat(),
-      (base, value) => {
-        code.localGet(base).localGet(k).i32Add();
-        value();
-        code.f32x4ExtractLane(0).f32Store();
-      },
-      false,
-    );
-    code.addTo(k, 4);
-  });
+  code.while(
+    () => code.localGet(k).localGet(end).i32LtU(),
+    () => {
+      body(
+        (base) => code.localGet(base).localGet(k).i32Add().v128Load32Splat(),
+        (base, value) => {
+          code.localGet(base).localGet(k).i32Add();
+          value();
+          code.f32x4ExtractLane(0).f32Store();
+        },
+        false,
+      );
+      code.addTo(k, 4);
+    },
+  );
 }
 
 /**
@@ -98,56 +99,62 @@ export function addSoftmaxRows(builder: WasmModuleBuilder): void {
     const temporaries = expTemporaries(code);
     code.localGet(scale).f32x4Splat().localSet(scaleVector);
 
-    code.while(() => code.localGet(q).localGet(rows).i32LtU(), () => {
-      code.localGet(scores).localGet(q).localGet(rowStride).i32Mul().i32Add().localSet(row);
-      code.localGet(firstVisible).localGet(q).i32Add().localSet(visible);
+    code.while(
+      () => code.localGet(q).localGet(rows).i32LtU(),
+      () => {
+        code.localGet(scores).localGet(q).localGet(rowStride).i32Mul().i32Add().localSet(row);
+        code.localGet(firstVisible).localGet(q).i32Add().localSet(visible);
 
-      code.f32x4Const(-Infinity).localSet(maximum);
-      forEachVector(code, visible, (load) => {
-        code.localGet(maximum);
-        load(row);
-        code.f32x4Pmax().localSet(maximum);
-      });
-      // Every lane gets the maximum of the four.
-      for (const lanes of [[2, 3, 0, 1], [1, 0, 3, 2]] as const) {
-        code.localGet(maximum).localGet(maximum).localGet(maximum).f32x4Shuffle(lanes).f32x4Pmax().localSet(maximum);
-      }
+        code.f32x4Const(-Infinity).localSet(maximum);
+        forEachVector(code, visible, (load) => {
+          code.localGet(maximum);
+          load(row);
+          code.f32x4Pmax().localSet(maximum);
+        });
+        // Every lane gets the maximum of the four.
+        for (const lanes of [
+          [2, 3, 0, 1],
+          [1, 0, 3, 2],
+        ] as const) {
+          code.localGet(maximum).localGet(maximum).localGet(maximum).f32x4Shuffle(lanes).f32x4Pmax().localSet(maximum);
+        }
 
-      // Numerators, summed in four lanes, then the lanes added, then the tail.
-      code.f32x4Const(0).localSet(laneSums);
-      forEachVector(
-        code,
-        visible,
-        (load, store, vector) => {
+        // Numerators, summed in four lanes, then the lanes added, then the tail.
+        code.f32x4Const(0).localSet(laneSums);
+        forEachVector(
+          code,
+          visible,
+          (load, store, vector) => {
+            store(row, () => {
+              load(row);
+              code.localGet(maximum).f32x4Sub().localGet(scaleVector).f32x4Mul();
+              emitExp(code, temporaries);
+            });
+            if (vector) {
+              code.localGet(laneSums);
+              load(row);
+              code.f32x4Add().localSet(laneSums);
+            } else {
+              code.localGet(total);
+              load(row);
+              code.f32x4ExtractLane(0).f32Add().localSet(total);
+            }
+          },
+          () => {
+            code.localGet(laneSums).f32x4ExtractLane(0).localGet(laneSums).f32x4ExtractLane(1).f32Add();
+            code.localGet(laneSums).f32x4ExtractLane(2).localGet(laneSums).f32x4ExtractLane(3).f32Add();
+            code.f32Add().localSet(total);
+          },
+        );
+        code.f32Const(1).localGet(total).f32Div().f32x4Splat().localSet(factor);
+        forEachVector(code, visible, (load, store) => {
           store(row, () => {
             load(row);
-            code.localGet(maximum).f32x4Sub().localGet(scaleVector).f32x4Mul();
-            emitExp(code, temporaries);
+            code.localGet(factor).f32x4Mul();
           });
-          if (vector) {
-            code.localGet(laneSums);
-            load(row);
-            code.f32x4Add().localSet(laneSums);
-          } else {
-            code.localGet(total);
-            load(row);
-            code.f32x4ExtractLane(0).f32Add().localSet(total);
-          }
-        },
-        () => {
-          code.localGet(laneSums).f32x4ExtractLane(0).localGet(laneSums).f32x4ExtractLane(1).f32Add();
-          code.localGet(laneSums).f32x4ExtractLane(2).localGet(laneSums).f32x4ExtractLane(3).f32Add();
-          code.f32Add().localSet(total);
-        },
-      );
-      code.f32Const(1).localGet(total).f32Div().f32x4Splat().localSet(factor);
-      forEachVector(code, visible, (load, store) => {
-        store(row, () => {
-          load(row);
-          code.localGet(factor).f32x4Mul();
         });
-      });
-      code.addTo(q, 1);
-    });
+        code.addTo(q, 1);
+      },
+    );
   });
 }

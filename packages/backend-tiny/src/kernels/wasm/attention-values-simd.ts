@@ -71,7 +71,10 @@ function emitTile(code: CodeEmitter, rows: number, vectors: number): void {
     code.addTo(key, 4).addTo(valueRow, () => code.localGet(vStride));
   };
   // Keys every row sees, then one more key for each later row.
-  code.while(() => code.localGet(key).localGet(end).i32LtU(), () => step(0));
+  code.while(
+    () => code.localGet(key).localGet(end).i32LtU(),
+    () => step(0),
+  );
   for (let row = 1; row < rows; row++) step(row);
 
   accumulators.forEach((locals, row) => {
@@ -100,15 +103,25 @@ function emitDriver(code: CodeEmitter, tiles: { rows: number; wide: number; narr
     code.localGet(pStride).localGet(vStride).localGet(outStride).call(tileFunction);
   };
   for (const { rows: tileRows, wide, narrow, scalar } of tiles) {
-    code.while(() => code.localGet(q).i32Const(tileRows).i32Add().localGet(rows).i32LeU(), () => {
-      code.i32Const(0).localSet(column);
-      for (const [tileFunction, bytes] of [[wide, 16 * TILE_VECTORS], [narrow, 16], [scalar, 4]] as const) {
-        code.while(() => code.localGet(column).i32Const(bytes).i32Add().localGet(widthBytes).i32LeU(), () => {
-          callTile(tileFunction);
-          code.addTo(column, bytes);
-        });
-      }
-      code.addTo(q, tileRows);
-    });
+    code.while(
+      () => code.localGet(q).i32Const(tileRows).i32Add().localGet(rows).i32LeU(),
+      () => {
+        code.i32Const(0).localSet(column);
+        for (const [tileFunction, bytes] of [
+          [wide, 16 * TILE_VECTORS],
+          [narrow, 16],
+          [scalar, 4],
+        ] as const) {
+          code.while(
+            () => code.localGet(column).i32Const(bytes).i32Add().localGet(widthBytes).i32LeU(),
+            () => {
+              callTile(tileFunction);
+              code.addTo(column, bytes);
+            },
+          );
+        }
+        code.addTo(q, tileRows);
+      },
+    );
   }
 }

@@ -30,6 +30,13 @@ export function emitExp(code: CodeEmitter, temporaries: { reduced: number; expon
   }
   code.localGet(r).f32x4Mul().localGet(r).f32x4Mul().localGet(r).f32x4Add().f32x4Const(1).f32x4Add();
   // · 2^n: n + 127 in the exponent field. The bits of n + 1.5·2^23 are 0x4b400000 + n.
-  code.localGet(n).f32x4Const(roundingShift).f32x4Add().i32x4Const(127 - 0x4b400000).i32x4Add().i32Const(23).i32x4Shl();
+  code
+    .localGet(n)
+    .f32x4Const(roundingShift)
+    .f32x4Add()
+    .i32x4Const(127 - 0x4b400000)
+    .i32x4Add()
+    .i32Const(23)
+    .i32x4Shl();
   code.f32x4Mul();
 }

@@ -5,7 +5,19 @@ import { WasmModuleBuilder } from './wasm-module-builder.js';
 
 /** The kernel module's functions: byte addresses into the imported `env.memory`. */
 export interface KernelModuleExports {
-  matmul(out: number, x: number, w: number, bias: number, rows: number, inDim: number, outDim: number, outStride: number, xStride: number, wStride: number, rowBlock: number): void;
+  matmul(
+    out: number,
+    x: number,
+    w: number,
+    bias: number,
+    rows: number,
+    inDim: number,
+    outDim: number,
+    outStride: number,
+    xStride: number,
+    wStride: number,
+    rowBlock: number,
+  ): void;
   softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
   gatedSilu(gate: number, up: number, count: number): void;

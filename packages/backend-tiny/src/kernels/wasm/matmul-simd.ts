@@ -54,7 +54,11 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
   const pointers = (locals: number[], first: number, stride: number) =>
     locals.forEach((local, index) => {
       if (index === 0) code.localGet(first);
-      else code.localGet(locals[index - 1]!).localGet(stride).i32Add();
+      else
+        code
+          .localGet(locals[index - 1]!)
+          .localGet(stride)
+          .i32Add();
       code.localSet(local);
     });
   pointers(rowPointers, x, xStride);
@@ -92,10 +96,21 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
       },
     );
     code.localGet(bias).if(() => {
-      code.localGet(sum).localGet(bias).i32Const(column * 4).i32Add().f32Load().f32Add().localSet(sum);
+      code
+        .localGet(sum)
+        .localGet(bias)
+        .i32Const(column * 4)
+        .i32Add()
+        .f32Load()
+        .f32Add()
+        .localSet(sum);
     });
     outputAddress(row);
-    code.i32Const(column * 4).i32Add().localGet(sum).f32Store();
+    code
+      .i32Const(column * 4)
+      .i32Add()
+      .localGet(sum)
+      .f32Store();
   };
 
   for (let row = 0; row < rows; row++) {
@@ -116,18 +131,24 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
       pairSums(a, c);
       code.localSet(a);
       // Without a tail or a bias the four sums are final: one vector store.
-      code.localGet(end).localGet(vectorEnd).i32Ne().localGet(bias).i32Or().ifElse(
-        () => {
-          for (let column = 0; column < 4; column++) {
-            code.localGet(a).f32x4ExtractLane(column).localSet(sum);
-            finishScalar(row, column);
-          }
-        },
-        () => {
-          outputAddress(row);
-          code.localGet(a).v128Store();
-        },
-      );
+      code
+        .localGet(end)
+        .localGet(vectorEnd)
+        .i32Ne()
+        .localGet(bias)
+        .i32Or()
+        .ifElse(
+          () => {
+            for (let column = 0; column < 4; column++) {
+              code.localGet(a).f32x4ExtractLane(column).localSet(sum);
+              finishScalar(row, column);
+            }
+          },
+          () => {
+            outputAddress(row);
+            code.localGet(a).v128Store();
+          },
+        );
     } else {
       lanes.forEach((lane, column) => {
         code.localGet(lane).f32x4ExtractLane(0).localGet(lane).f32x4ExtractLane(1).f32Add();
@@ -157,32 +178,47 @@ function emitDriver(code: CodeEmitter, tiles: { main: number; rowTail: number; c
   };
   const rowLoops = (tiled: number, single: number) => {
     code.localGet(blockStart).localSet(row);
-    code.while(() => code.localGet(row).localGet(tiledEnd).i32LtU(), () => {
-      callTile(tiled);
-      code.addTo(row, TILE_ROWS);
-    });
-    code.while(() => code.localGet(row).localGet(blockEnd).i32LtU(), () => {
-      callTile(single);
-      code.addTo(row, 1);
-    });
+    code.while(
+      () => code.localGet(row).localGet(tiledEnd).i32LtU(),
+      () => {
+        callTile(tiled);
+        code.addTo(row, TILE_ROWS);
+      },
+    );
+    code.while(
+      () => code.localGet(row).localGet(blockEnd).i32LtU(),
+      () => {
+        callTile(single);
+        code.addTo(row, 1);
+      },
+    );
   };
 
-  code.while(() => code.localGet(blockStart).localGet(rows).i32LtU(), () => {
-    // blockEnd = min(rows, blockStart + rowBlock); tiledEnd = blockEnd - (blockEnd - blockStart) % TILE_ROWS
-    code.localGet(rows).localGet(blockStart).localGet(rowBlock).i32Add().localTee(blockEnd);
-    code.localGet(rows).localGet(blockEnd).i32LtU().select().localSet(blockEnd);
-    code.localGet(blockEnd).localGet(blockEnd).localGet(blockStart).i32Sub().i32Const(TILE_ROWS).i32RemU().i32Sub().localSet(tiledEnd);
-    code.i32Const(0).localSet(column);
-    code.while(() => code.localGet(column).i32Const(4).i32Add().localGet(outDim).i32LeU(), () => {
-      rowLoops(tiles.main, tiles.rowTail);
-      code.addTo(column, 4);
-    });
-    code.while(() => code.localGet(column).localGet(outDim).i32LtU(), () => {
-      rowLoops(tiles.columnTail, tiles.corner);
-      code.addTo(column, 1);
-    });
-    code.addTo(blockStart, () => code.localGet(rowBlock));
-  });
+  code.while(
+    () => code.localGet(blockStart).localGet(rows).i32LtU(),
+    () => {
+      // blockEnd = min(rows, blockStart + rowBlock); tiledEnd = blockEnd - (blockEnd - blockStart) % TILE_ROWS
+      code.localGet(rows).localGet(blockStart).localGet(rowBlock).i32Add().localTee(blockEnd);
+      code.localGet(rows).localGet(blockEnd).i32LtU().select().localSet(blockEnd);
+      code.localGet(blockEnd).localGet(blockEnd).localGet(blockStart).i32Sub().i32Const(TILE_ROWS).i32RemU().i32Sub().localSet(tiledEnd);
+      code.i32Const(0).localSet(column);
+      code.while(
+        () => code.localGet(column).i32Const(4).i32Add().localGet(outDim).i32LeU(),
+        () => {
+          rowLoops(tiles.main, tiles.rowTail);
+          code.addTo(column, 4);
+        },
+      );
+      code.while(
+        () => code.localGet(column).localGet(outDim).i32LtU(),
+        () => {
+          rowLoops(tiles.columnTail, tiles.corner);
+          code.addTo(column, 1);
+        },
+      );
+      code.addTo(blockStart, () => code.localGet(rowBlock));
+    },
+  );
 }
 
 /** Bytes of `x` swept against each tile of `w`: about half of a 48 KiB L1 data cache. */

@@ -57,13 +57,29 @@ export function attendRowInWasm(
       const firstVisible = pastLength + blockStart + 1;
       const blockOffset = (blockStart * queryWidth + head * headDim) * 4;
       kernels.matmul(
-        scoreAddress, queryAddress + blockOffset, keyAddress + kvOffset, 0,
-        blockSize, headDim, keyCount, keyCount * 4, queryWidth * 4, keyWidth * 4, rowBlock,
+        scoreAddress,
+        queryAddress + blockOffset,
+        keyAddress + kvOffset,
+        0,
+        blockSize,
+        headDim,
+        keyCount,
+        keyCount * 4,
+        queryWidth * 4,
+        keyWidth * 4,
+        rowBlock,
       );
       kernels.softmaxRows(scoreAddress, blockSize, keyCount * 4, firstVisible, scale);
       kernels.attendValues(
-        outputAddress + blockOffset, scoreAddress, valueAddress + kvOffset,
-        blockSize, firstVisible, keyCount * 4, keyWidth * 4, queryWidth * 4, headDim,
+        outputAddress + blockOffset,
+        scoreAddress,
+        valueAddress + kvOffset,
+        blockSize,
+        firstVisible,
+        keyCount * 4,
+        keyWidth * 4,
+        queryWidth * 4,
+        headDim,
       );
     }
   }

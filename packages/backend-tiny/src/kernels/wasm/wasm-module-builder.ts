@@ -59,12 +59,7 @@ export class WasmModuleBuilder {
    * Adds a function and returns its index. `build` writes the body; locals it declares through
    * `code.addLocal` are numbered after the parameters. Exported under `exportName` when given.
    */
-  addFunction(
-    exportName: string | undefined,
-    parameters: readonly ValueType[],
-    results: readonly ValueType[],
-    build: (code: CodeEmitter) => void,
-  ): number {
+  addFunction(exportName: string | undefined, parameters: readonly ValueType[], results: readonly ValueType[], build: (code: CodeEmitter) => void): number {
     const signature = [0x60, ...encodeVector(parameters.map((type) => [type])), ...encodeVector(results.map((type) => [type]))];
     let typeIndex = this.#types.findIndex((existing) => existing.length === signature.length && existing.every((byte, index) => byte === signature[index]));
     if (typeIndex < 0) typeIndex = this.#types.push(signature) - 1;
@@ -89,8 +84,14 @@ export class WasmModuleBuilder {
       return [...unsignedLeb128(entry.length), ...entry];
     });
     return Uint8Array.from([
-      0x00, 0x61, 0x73, 0x6d, // "\0asm"
-      0x01, 0x00, 0x00, 0x00, // version 1
+      0x00,
+      0x61,
+      0x73,
+      0x6d, // "\0asm"
+      0x01,
+      0x00,
+      0x00,
+      0x00, // version 1
       ...encodeSection(sectionId.type, encodeVector(this.#types)),
       ...(this.#imports.length > 0 ? encodeSection(sectionId.import, encodeVector(this.#imports)) : []),
       ...encodeSection(sectionId.function, encodeVector(this.#functions.map(({ typeIndex }) => unsignedLeb128(typeIndex)))),
@@ -99,4 +100,3 @@ export class WasmModuleBuilder {
     ]);
   }
 }
-

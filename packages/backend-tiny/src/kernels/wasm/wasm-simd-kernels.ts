@@ -42,15 +42,7 @@ class WasmSimdKernels implements KernelSet {
     this.#heap.upload(weights);
   }
 
-  matmulTransposed(
-    out: Float32Array,
-    x: Float32Array,
-    w: Float32Array,
-    rows: number,
-    inDim: number,
-    outDim: number,
-    bias?: Float32Array,
-  ): void {
+  matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
     if (rows === 0 || outDim === 0) return;
     const heap = this.#heap;
     const scratch = heap.scratch();
