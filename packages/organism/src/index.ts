@@ -1,0 +1,8 @@
+// The public API of @reward-lens/organism, by name.
+export { createOrganism, type MatchedPair, type Organism, type OrganismItem } from './organism.js';
+export { defaultOrganismOptions, errorKinds, singleErrorKinds, type ErrorKind, type OrganismOptions, type ResolvedOrganismOptions } from './options.js';
+export { applyOperation, operations, parseOperationName, type Operation } from './operations.js';
+export { answerOf, chainValues, parseProblem, type ProblemDistractor, type ProblemOperation, type ProblemStructure } from './problem.js';
+export { parseStep, type ParsedStep } from './step-grammar.js';
+export { verifySolution, type SolutionProgress, type StepJudgement, type StepVerdict, type Verification } from './verify-solution.js';
+export { createRandom, deriveSeed, type Random } from './random.js';
