@@ -80,8 +80,8 @@ function buildChain(random: Random, count: number, options: ResolvedOrganismOpti
     const choices = random.shuffled(options.operations);
     for (const operation of choices) {
       const all = operandCandidates(operation, value, options.maxNumber);
-      const operands = [...random.shuffled(all.filter((operand) => operand !== previous)), ...all.filter((operand) => operand === previous)];
-      for (const operand of operands.slice(0, operandsTried)) {
+      const others = random.shuffled(all.filter((operand) => operand !== previous)).slice(0, operandsTried);
+      for (const operand of [...others, ...all.filter((operand) => operand === previous)]) {
         if (--budget < 0) return null;
         const rest = extend(applyOperation(operation, value, operand)!, operand, remaining - 1);
         if (rest !== null) return [{ operation, operand }, ...rest];

@@ -110,6 +110,7 @@ export function injectError(context: SolutionContext, kind: ErrorKind, position:
         const candidates = [...nearMisses(original), ...earlier].filter(
           (value) =>
             value !== original &&
+            inRange(value) &&
             !later.has(value) &&
             !distractors.has(value) &&
             // a misread right operand equal to the running quantity would read as that operand moved

@@ -66,6 +66,9 @@ export function resolveOrganismOptions(options: OrganismOptions = {}): ResolvedO
   if (!(resolved.distractorProbability >= 0 && resolved.distractorProbability <= 1)) {
     throw fail('distractorProbability', `must be in [0, 1], got ${resolved.distractorProbability}`);
   }
+  if (resolved.correctFraction < 1 && resolved.distractorProbability === 0 && resolved.errorKinds.every((kind) => kind === 'unneeded-step')) {
+    throw fail('errorKinds', 'unneeded-step alone needs distractors: set distractorProbability above 0');
+  }
   return { ...resolved, operations: [...new Set(resolved.operations)], errorKinds: [...new Set(resolved.errorKinds)] };
 }
 

@@ -70,7 +70,6 @@ export function tailFeasible(context: SolutionContext, position: number, value: 
 }
 
 function computation(
-  context: SolutionContext,
   operation: ProblemOperation,
   lead: LeadId,
   left: number,
@@ -88,14 +87,14 @@ export function writeCorrect(context: SolutionContext, state: WriterState): Writ
   const operation = context.structure.operations[state.position]!;
   const result = applyOperation(operation.operation, state.value, operation.operand);
   if (result === null) return null;
-  const text = computation(context, operation, context.leads[state.position]!, state.value, operation.operation, operation.operand, result, operation.before);
+  const text = computation(operation, context.leads[state.position]!, state.value, operation.operation, operation.operand, result, operation.before);
   return { step: { text, verdict: 'correct' }, state: { position: state.position + 1, value: result } };
 }
 
 /** The next operation on the right quantities, with another result. */
 export function writeWrongResult(context: SolutionContext, state: WriterState, result: number): Written {
   const operation = context.structure.operations[state.position]!;
-  const text = computation(context, operation, context.leads[state.position]!, state.value, operation.operation, operation.operand, result, operation.before);
+  const text = computation(operation, context.leads[state.position]!, state.value, operation.operation, operation.operand, result, operation.before);
   return { step: { text, verdict: 'wrong-result' }, state: { position: state.position + 1, value: result } };
 }
 
@@ -106,7 +105,7 @@ export function writeWrongCopy(context: SolutionContext, state: WriterState, sid
   const right = side === 'right' ? misread : operation.operand;
   const result = applyOperation(operation.operation, left, right);
   if (result === null) return null;
-  const text = computation(context, operation, context.leads[state.position]!, left, operation.operation, right, result, operation.before);
+  const text = computation(operation, context.leads[state.position]!, left, operation.operation, right, result, operation.before);
   return { step: { text, verdict: 'wrong-copy' }, state: { position: state.position + 1, value: result } };
 }
 
@@ -115,7 +114,7 @@ export function writeWrongOperation(context: SolutionContext, state: WriterState
   const operation = context.structure.operations[state.position]!;
   const result = applyOperation(symbol, state.value, operation.operand);
   if (result === null) return null;
-  const text = computation(context, operation, plainLeads[symbol], state.value, symbol, operation.operand, result, operation.before);
+  const text = computation(operation, plainLeads[symbol], state.value, symbol, operation.operand, result, operation.before);
   return { step: { text, verdict: 'wrong-operation' }, state: { position: state.position + 1, value: result } };
 }
 
@@ -129,7 +128,7 @@ export function writeSkip(context: SolutionContext, state: WriterState): Written
   const result = applyOperation(operation.operation, state.value, operation.operand);
   if (result === null) return null;
   const noun = runningNoun(context, state.position);
-  const text = computation(context, operation, context.leads[next]!, state.value, operation.operation, operation.operand, result, noun);
+  const text = computation(operation, context.leads[next]!, state.value, operation.operation, operation.operand, result, noun);
   return { step: { text, verdict: 'skipped-step' }, state: { position: next + 1, value: result } };
 }
 

@@ -59,6 +59,15 @@ export function compileTemplate(source: string): Template {
   }
   regex += `${escapeRegExp(source.slice(last))}$`;
   const compiled = new RegExp(regex);
+  // Literal text and slots in order, so that writing a sentence is one pass with no regex.
+  const parts: (string | Slot)[] = [];
+  let literalFrom = 0;
+  for (const match of source.matchAll(slotPattern)) {
+    parts.push(source.slice(literalFrom, match.index));
+    parts.push({ name: match[1]!, singular: match[2] !== undefined, agreeWith: match[3] });
+    literalFrom = match.index + match[0].length;
+  }
+  parts.push(source.slice(literalFrom));
   const literals = source
     .replace(slotPattern, ' ')
     .split(/\s+|(?=[.?])/)
@@ -68,15 +77,12 @@ export function compileTemplate(source: string): Template {
     source,
     literals,
     render(values) {
-      return source.replace(slotPattern, (_whole, name: string, singular: string | undefined, agreeWith: string | undefined) => {
-        if (/[a-z]/.test(name)) return String(required(values.numbers[name], source, name));
-        if (name === 'N' || name === 'O') return required(values.people[name], source, name).name;
-        if (name === 'P') return required(values.people.N, source, 'N').pronoun;
-        const what = required(values.nouns[name], source, name);
-        if (singular !== undefined) return what.singular;
-        if (agreeWith !== undefined) return required(values.numbers[agreeWith], source, agreeWith) === 1 ? what.singular : what.plural;
-        return what.plural;
-      });
+      let text = '';
+      for (const part of parts) {
+        if (typeof part === 'string') text += part;
+        else text += renderSlot(part, values, source);
+      }
+      return text;
     },
     parse(text) {
       const groups = compiled.exec(text)?.groups;
@@ -100,6 +106,23 @@ export function compileTemplate(source: string): Template {
       return parsed;
     },
   };
+}
+
+interface Slot {
+  name: string;
+  singular: boolean;
+  agreeWith: string | undefined;
+}
+
+function renderSlot(slot: Slot, values: SlotValues, source: string): string {
+  const { name } = slot;
+  if (/[a-z]/.test(name)) return String(required(values.numbers[name], source, name));
+  if (name === 'N' || name === 'O') return required(values.people[name], source, name).name;
+  if (name === 'P') return required(values.people.N, source, 'N').pronoun;
+  const what = required(values.nouns[name], source, name);
+  if (slot.singular) return what.singular;
+  if (slot.agreeWith !== undefined) return required(values.numbers[slot.agreeWith], source, slot.agreeWith) === 1 ? what.singular : what.plural;
+  return what.plural;
 }
 
 function required<T>(value: T | undefined, source: string, slot: string): T {
