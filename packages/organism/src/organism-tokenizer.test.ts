@@ -40,9 +40,24 @@ describe('createOrganismTokenizer', () => {
   const tokenizer = createOrganismTokenizer();
 
   it('splits numbers into digits and decodes organism text back exactly', () => {
-    expect(tokenizer.tokenize('3 boxes of 12 pencils is 3 × 12 = 36 pencils.')).toEqual(
-      ['3', 'boxes', 'of', '1', '2', 'pencils', 'is', '3', '×', '1', '2', '=', '3', '6', 'pencils', '.'],
-    );
+    expect(tokenizer.tokenize('3 boxes of 12 pencils is 3 × 12 = 36 pencils.')).toEqual([
+      '3',
+      'boxes',
+      'of',
+      '1',
+      '2',
+      'pencils',
+      'is',
+      '3',
+      '×',
+      '1',
+      '2',
+      '=',
+      '3',
+      '6',
+      'pencils',
+      '.',
+    ]);
     for (const text of texts) {
       const { ids } = tokenizer.encode(text);
       expect(ids).not.toContain(tokenizer.tokenToId('<unk>'));
