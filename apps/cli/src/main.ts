@@ -4,6 +4,7 @@ import { capsCommand } from './commands/caps.js';
 import { convertCommand } from './commands/convert.js';
 import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
+import { organismCommand } from './commands/organism.js';
 import { recipesCommand } from './commands/recipes.js';
 import { scoreCommand } from './commands/score.js';
 import { packageVersion } from './package-version.js';
@@ -12,7 +13,7 @@ import { exitCodes, reportError } from './report-error.js';
 import { UsageError } from './usage-error.js';
 import { writeText } from './write-text.js';
 
-const commands: readonly Command[] = [scoreCommand, capsCommand, recipesCommand, generateCommand, convertCommand, exportCommand];
+const commands: readonly Command[] = [scoreCommand, capsCommand, recipesCommand, generateCommand, convertCommand, exportCommand, organismCommand];
 
 function topLevelUsage(): string {
   const nameWidth = Math.max(...commands.map((command) => command.name.length));
