@@ -103,6 +103,13 @@ describe('score from flags', () => {
     expect(onlyRecord(stdout).steps).toEqual(['a.', 'b.', 'c.']);
   });
 
+  it('--delimiter-regex runs in linear time: a catastrophic pattern cannot hang the run', async () => {
+    const solution = `${'a'.repeat(32)}!\nsecond step`;
+    const { exitCode, stdout } = await runMain(['score', '--problem', 'p', '--solution', solution, '--delimiter-regex', '(a+)+$', '--json']);
+    expect(exitCode).toBe(0);
+    expect(onlyRecord(stdout).meta.nSteps).toBe(1);
+  });
+
   it('a solution the delimiter does not split is one step, with a step-detection note', async () => {
     const { exitCode, stdout } = await runMain(['score', '--problem', 'What is 2+2?', '--solution', '2 + 2 = 4, so the answer is 4.', '--json']);
     expect(exitCode).toBe(0);
@@ -168,7 +175,8 @@ describe('score errors', () => {
     [['--problem', 'p', '--solution', 's', '--aggregate', 'median'], '--aggregate must be one of min, prod, mean, last'],
     [['--problem', 'p', '--solution', 's', '--delimiter', ''], '--delimiter must not be empty'],
     [['--problem', 'p', '--solution', 's', '--delimiter', 'x', '--delimiter-regex', 'y'], 'either --delimiter or --delimiter-regex'],
-    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '('], 'not a valid regular expression'],
+    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '('], 'not a pattern the linear-time engine accepts'],
+    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '(a)\\1'], 'not a pattern the linear-time engine accepts'],
     [['--problem', 'p', '--solution', 's', '--delimiter-regex', '\\s*'], 'matches the empty string'],
     [['--problem', 'p', '--solution', 's', '--file', 'x.json'], 'give one input'],
     [['--problem', 'p', '--solution', 's', 'stray'], 'unexpected argument "stray"'],

@@ -4,6 +4,7 @@ import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-re
 import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
 import type { Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { refuseTagsInContent } from './reserved-tags.js';
 import type { NormalizedInput } from './scoring-input.js';
 
 export interface TokenizeOptions {
@@ -69,6 +70,8 @@ interface Piece {
 
 interface Layout {
   text: string;
+  /** The problem's characters in `text`. */
+  problemSpan: CharSpan;
   segmentation: Segmentation;
   stepSpans: CharSpan[];
   /** Where each step is read, when a suffix token is read instead of the step's last token. */
@@ -89,10 +92,11 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
           segmentation: segmentSolution(input.solution, { delimiter: options.delimiter, ...(options.detector ? { detector: options.detector } : {}) }),
         };
   const head = template.prefix + input.problem + template.problemSuffix;
+  const problemSpan: CharSpan = [template.prefix.length, template.prefix.length + input.problem.length];
   if (keepsSolutionVerbatim(recipe)) {
     const stepSpans = segmented.segmentation.steps.map((step): CharSpan => [head.length + step.charSpan[0], head.length + step.charSpan[1]]);
     const text = head + segmented.solution + template.suffix;
-    return { text, segmentation: segmented.segmentation, stepSpans, pieces: [{ text, start: 0 }] };
+    return { text, problemSpan, segmentation: segmented.segmentation, stepSpans, pieces: [{ text, start: 0 }] };
   }
   // Otherwise the solution is rebuilt from its steps, as the recipe's template lays them out.
   let text = head;
@@ -124,7 +128,7 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
     pieces.push({ text: template.suffix, start: text.length });
     text += template.suffix;
   }
-  return { text, segmentation: segmented.segmentation, stepSpans, pieces, ...(anchor ? { anchorSpans } : {}) };
+  return { text, problemSpan, segmentation: segmented.segmentation, stepSpans, pieces, ...(anchor ? { anchorSpans } : {}) };
 }
 
 /** Encodes the text whole, or piece by piece with offsets shifted into the whole text. */
@@ -149,6 +153,10 @@ function encodeLayout(tokenizer: PrmTokenizer, recipe: ReadingRecipe, layout: La
 export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): TokenizedPair {
   const layout = layOut(recipe, input, options);
   const encoding = encodeLayout(tokenizer, recipe, layout);
+  refuseTagsInContent(tokenizer, recipe, encoding.ids, encoding.offsets, [
+    { label: 'the problem', span: layout.problemSpan },
+    ...layout.stepSpans.map((span, index) => ({ label: `step ${index}`, span })),
+  ]);
   const bos = recipe.addBos && tokenizer.bosTokenId !== null ? [tokenizer.bosTokenId] : [];
   const tokenOffset = bos.length;
   const notes: string[] = [];
