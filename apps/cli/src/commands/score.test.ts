@@ -110,6 +110,14 @@ describe('score from flags', () => {
     expect(onlyRecord(stdout).meta.nSteps).toBe(1);
   });
 
+  it('--table escapes control characters from the input', async () => {
+    const { exitCode, stdout } = await runMain(['score', '--problem', 'p\u001b]0;owned\u0007', '--solution', 'a \u001b[2J\nb', '--table']);
+    expect(exitCode).toBe(0);
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(stdout).toContain('\\x1b]0;owned\\x07');
+    expect(stdout).toContain('a \\x1b[2J');
+  });
+
   it('a solution the delimiter does not split is one step, with a step-detection note', async () => {
     const { exitCode, stdout } = await runMain(['score', '--problem', 'What is 2+2?', '--solution', '2 + 2 = 4, so the answer is 4.', '--json']);
     expect(exitCode).toBe(0);

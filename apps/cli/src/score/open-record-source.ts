@@ -6,6 +6,7 @@ import { detectInputFormat } from './detect-input-format.js';
 import { recordFromJsonLine, recordFromValue, singleRecordFromValue, type InputRecord, type RecordInput } from './input-record.js';
 import type { InputSpec } from './input-spec.js';
 import { readNumberedLines, type NumberedLine } from './read-numbered-lines.js';
+import { firstInvalidUtf8Byte } from './utf8-validation.js';
 
 /**
  * What there is to score: one record (flags, or a JSON file holding one object), whose failure
@@ -37,7 +38,7 @@ async function openFile(path: string): Promise<NodeJS.ReadableStream> {
   try {
     // Opened before streaming, so a missing file is one clear error rather than a failed read later.
     const handle = await open(path, 'r');
-    return handle.createReadStream({ encoding: 'utf8' });
+    return handle.createReadStream();
   } catch (error) {
     throw cannotRead(path, error);
   }
@@ -75,12 +76,15 @@ export async function openRecordSource(spec: InputSpec, stdin: NodeJS.ReadableSt
   }
   const extension = extname(spec.path).toLowerCase();
   if (extension === '.json') {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(spec.path, 'utf8');
+      bytes = await readFile(spec.path);
     } catch (error) {
       throw cannotRead(spec.path, error);
     }
+    const bad = firstInvalidUtf8Byte(bytes);
+    if (bad >= 0) throw new InvalidInputError(`the file is not valid UTF-8 (byte ${bad + 1})`, { location: spec.path });
+    const text = bytes.toString('utf8');
     let value: unknown;
     try {
       value = JSON.parse(text.replace(/^\uFEFF/, ''));
