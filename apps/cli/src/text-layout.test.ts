@@ -18,6 +18,7 @@ describe('text layout', () => {
     for (let code = 0; code < 0x2070; code++) {
       const character = String.fromCharCode(code);
       if (character === '\n' || character === '\t') continue;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
       expect(/[\u0000-\u001f\u007f-\u009f]/.test(oneLine(character))).toBe(false);
     }
   });

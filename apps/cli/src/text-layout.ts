@@ -1,5 +1,6 @@
 // C0 and C1 controls, DEL, line/paragraph separators and bidirectional overrides: characters that
 // move the cursor, recolour the terminal or reorder what follows when printed raw.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** Terminal control characters from input shown as visible escapes (`\x1b`, `\u202e`), so printing text cannot drive the terminal. */

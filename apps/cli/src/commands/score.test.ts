@@ -113,6 +113,7 @@ describe('score from flags', () => {
   it('--table escapes control characters from the input', async () => {
     const { exitCode, stdout } = await runMain(['score', '--problem', 'p\u001b]0;owned\u0007', '--solution', 'a \u001b[2J\nb', '--table']);
     expect(exitCode).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(stdout).toContain('\\x1b]0;owned\\x07');
     expect(stdout).toContain('a \\x1b[2J');
