@@ -1,3 +1,6 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
@@ -108,6 +111,36 @@ describe('score from flags', () => {
     const { exitCode, stdout } = await runMain(['score', '--problem', 'p', '--solution', solution, '--delimiter-regex', '(a+)+$', '--json']);
     expect(exitCode).toBe(0);
     expect(onlyRecord(stdout).meta.nSteps).toBe(1);
+  });
+
+  it('--file naming a directory is a typed error naming the path, never a stack trace', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rl-file-'));
+    try {
+      for (const name of ['records.jsonl', 'records.json', 'records']) {
+        const path = join(folder, name);
+        mkdirSync(path);
+        const { exitCode, stderr } = await runMain(['score', '--file', path]);
+        expect(exitCode).toBe(1);
+        expect(stderr).toMatch(new RegExp(`^reward-lens: INVALID_INPUT: ${path}: (is a directory|cannot read the file: EISDIR)`));
+        expect(stderr).not.toContain('internal error');
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(process.getuid?.() === 0)('--file naming an unreadable file is a typed error (skipped as root: permissions do not stop root)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rl-file-'));
+    try {
+      const locked = join(folder, 'locked.jsonl');
+      writeFileSync(locked, '{}\n');
+      chmodSync(locked, 0);
+      const { exitCode, stderr } = await runMain(['score', '--file', locked]);
+      expect(exitCode).toBe(1);
+      expect(stderr).toMatch(/INVALID_INPUT: .*locked\.jsonl: cannot read the file: EACCES/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('--table escapes control characters from the input', async () => {

@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { InvalidInputError } from '@reward-lens/core';
 import { UsageError } from '../usage-error.js';
@@ -35,11 +35,28 @@ function cannotRead(path: string, error: unknown): InvalidInputError {
 }
 
 async function openFile(path: string): Promise<NodeJS.ReadableStream> {
+  let handle: FileHandle;
   try {
     // Opened before streaming, so a missing file is one clear error rather than a failed read later.
-    const handle = await open(path, 'r');
-    return handle.createReadStream();
+    handle = await open(path, 'r');
   } catch (error) {
+    throw cannotRead(path, error);
+  }
+  // A directory opens fine and fails only on the first read; a pipe or a terminal is fine to stream.
+  const stats = await handle.stat();
+  if (stats.isDirectory()) {
+    await handle.close();
+    throw new InvalidInputError('is a directory, not a file of records', { location: path });
+  }
+  return handle.createReadStream();
+}
+
+/** The lines of a file, with a read that fails midway (EIO, a vanished mount) reported as the file's error. */
+async function* linesOfFile(stream: NodeJS.ReadableStream, path: string): AsyncGenerator<NumberedLine> {
+  try {
+    yield* readNumberedLines(stream);
+  } catch (error) {
+    if (InvalidInputError.isInstance(error)) throw error;
     throw cannotRead(path, error);
   }
 }
@@ -93,7 +110,7 @@ export async function openRecordSource(spec: InputSpec, stdin: NodeJS.ReadableSt
     }
     return fromJsonDocument(value, spec.path);
   }
-  const stream = await openFile(spec.path);
-  if (extension === '.jsonl' || extension === '.ndjson') return { kind: 'many', format: 'jsonl', records: recordsFromLines(readNumberedLines(stream)) };
-  return fromDetectedLines(readNumberedLines(stream), spec.path, undefined);
+  const lines = linesOfFile(await openFile(spec.path), spec.path);
+  if (extension === '.jsonl' || extension === '.ndjson') return { kind: 'many', format: 'jsonl', records: recordsFromLines(lines) };
+  return fromDetectedLines(lines, spec.path, undefined);
 }
