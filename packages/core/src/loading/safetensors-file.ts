@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { readFloat32LittleEndian } from './float-bytes.js';
-import { readBfloat16LittleEndian, readFloat16LittleEndian } from './half-float.js';
+import { widenBfloat16Into, widenFloat16Into } from './half-float.js';
 import { parseSafetensorsHeader, readSafetensorsHeaderLength, type SafetensorsEntry } from './safetensors.js';
 
 /* Node only: positioned reads of a safetensors file, so files of any size load (readFile stops at 2 GiB). */
@@ -33,7 +33,8 @@ export interface SafetensorsFile {
  * const norm = await file.read('model.norm.weight');
  * await file.close();
  */
-export async function openSafetensorsFile(path: string): Promise<SafetensorsFile> {
+export async function openSafetensorsFile(path: string, options: { chunkBytes?: number } = {}): Promise<SafetensorsFile> {
+  const chunk = options.chunkBytes ?? chunkBytes;
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -58,7 +59,7 @@ export async function openSafetensorsFile(path: string): Promise<SafetensorsFile
         if (closed) throw new Error(`${path} is closed`);
         const entry = header.entries.get(name);
         if (!entry) throw new ModelLoadError(`has no tensor "${name}"`, { file: path });
-        return readTensor(handle, entry, dataStart, path);
+        return readTensor(handle, entry, dataStart, path, chunk);
       },
       async close() {
         if (closed) return;
@@ -84,7 +85,7 @@ async function readExactly(handle: FileHandle, position: number, length: number,
   return buffer;
 }
 
-async function readTensor(handle: FileHandle, entry: SafetensorsEntry, dataStart: number, path: string): Promise<Float32Array> {
+async function readTensor(handle: FileHandle, entry: SafetensorsEntry, dataStart: number, path: string, chunkBytes: number): Promise<Float32Array> {
   const width = bytesPerElement[entry.dtype];
   const [begin, end] = entry.dataOffsets;
   const count = (end - begin) / width;
@@ -103,13 +104,9 @@ async function readTensor(handle: FileHandle, entry: SafetensorsEntry, dataStart
   for (let element = 0; element < count; element += elementsPerChunk) {
     const elements = Math.min(elementsPerChunk, count - element);
     const bytes = await readExactly(handle, dataStart + begin + element * width, elements * width, path, chunk.subarray(0, elements * width));
-    const widened =
-      entry.dtype === 'F32'
-        ? readFloat32LittleEndian(bytes, 0, elements)
-        : entry.dtype === 'F16'
-          ? readFloat16LittleEndian(bytes, 0, elements)
-          : readBfloat16LittleEndian(bytes, 0, elements);
-    values.set(widened, element);
+    if (entry.dtype === 'F16') widenFloat16Into(values, element, bytes, 0, elements);
+    else if (entry.dtype === 'BF16') widenBfloat16Into(values, element, bytes, 0, elements);
+    else new Uint8Array(values.buffer, element * 4, elements * 4).set(new Uint8Array(readFloat32LittleEndian(bytes, 0, elements).buffer));
   }
   return values;
 }
