@@ -1,5 +1,6 @@
 import { RewardLensError } from '@reward-lens/core';
 import { UsageError } from './usage-error.js';
+import { escapeControlCharacters } from './text-layout.js';
 import { writeText } from './write-text.js';
 
 export const exitCodes = { success: 0, failure: 1, usage: 2 } as const;
@@ -15,7 +16,7 @@ export async function reportError(error: unknown, stderr: NodeJS.WritableStream)
     return exitCodes.usage;
   }
   if (RewardLensError.isInstance(error)) {
-    await writeText(stderr, `reward-lens: ${error.code}: ${error.message}\n`);
+    await writeText(stderr, `reward-lens: ${error.code}: ${escapeControlCharacters(error.message)}\n`);
     return exitCodes.failure;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

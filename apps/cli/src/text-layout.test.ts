@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLine, outputWidth, truncate, wrap } from './text-layout.js';
+import { escapeControlCharacters, oneLine, outputWidth, truncate, wrap } from './text-layout.js';
 
 describe('text layout', () => {
   it('truncate cuts to the width with an ellipsis, never inside a surrogate pair', () => {
@@ -10,6 +10,17 @@ describe('text layout', () => {
 
   it('oneLine shows line breaks as ⏎', () => {
     expect(oneLine('a\nb\r\nc\td')).toBe('a ⏎ b ⏎ c d');
+  });
+
+  it('control characters from the input are shown as escapes, never sent to the terminal', () => {
+    expect(oneLine('red \u001b[31mX\u001b[0m \u0007 \u009b2J \u202eevil')).toBe('red \\x1b[31mX\\x1b[0m \\x07 \\x9b2J \\u202eevil');
+    expect(escapeControlCharacters('plain, é and 😀 stay')).toBe('plain, é and 😀 stay');
+    for (let code = 0; code < 0x2070; code++) {
+      const character = String.fromCharCode(code);
+      if (character === '\n' || character === '\t') continue;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+      expect(/[\u0000-\u001f\u007f-\u009f]/.test(oneLine(character))).toBe(false);
+    }
   });
 
   it("wrap keeps the first line's indent and indents continuation lines", () => {

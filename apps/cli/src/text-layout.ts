@@ -1,6 +1,19 @@
-/** Line breaks shown as `⏎` and tabs as spaces, so a multi-line step stays on its table row. */
+// C0 and C1 controls, DEL, line/paragraph separators and bidirectional overrides: characters that
+// move the cursor, recolour the terminal or reorder what follows when printed raw.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Terminal control characters from input shown as visible escapes (`\x1b`, `\u202e`), so printing text cannot drive the terminal. */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(controlCharacters, (character) => {
+    const code = character.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** Line breaks shown as `⏎`, tabs as spaces and other controls escaped, so a multi-line step stays on its table row. */
 export function oneLine(text: string): string {
-  return text.replace(/\r?\n/g, ' ⏎ ').replace(/\t/g, ' ');
+  return escapeControlCharacters(text.replace(/\r?\n/g, ' ⏎ ').replace(/\t/g, ' '));
 }
 
 /**

@@ -1,4 +1,12 @@
-import { capabilitiesOf, InvalidInputError, ProcessRM, UnsupportedCapabilityError, createByteBpeTokenizer, createRandomDecoder } from '@reward-lens/core';
+import {
+  capabilitiesOf,
+  InvalidInputError,
+  NonFiniteOutputError,
+  ProcessRM,
+  UnsupportedCapabilityError,
+  createByteBpeTokenizer,
+  createRandomDecoder,
+} from '@reward-lens/core';
 import { countingBackend } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
@@ -103,5 +111,37 @@ describe('ProcessRM on backend-tiny', () => {
     expect(() =>
       ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 0 })), createByteBpeTokenizer(), { recipe: { ...prm.recipe, head: 'lm' } }),
     ).toThrow(/reads one output with identity, but head "lm" gives 512/);
+  });
+
+  it('names the failing input in every batch error, and refuses an unknown onInvalid', async () => {
+    const prm = await ProcessRM.fromTiny({ seed: 0 });
+    await expect(
+      prm.stepScores([
+        [problem, solution],
+        [problem, solution],
+        [problem, '  '],
+      ]),
+    ).rejects.toThrow(/^pair 2: solution: the solution is empty/);
+    const long = Array.from({ length: 200 }, (_, index) => `Step ${index}: ${index} + 1 = ${index + 1}.`).join('\n');
+    const tooLong = await prm
+      .score([
+        [problem, solution],
+        [problem, long],
+      ])
+      .catch((caught: unknown) => caught);
+    expect((tooLong as Error).message).toMatch(/^pair 1: sequence of \d+ tokens is longer than the model's \d+ positions/);
+    expect((tooLong as { code: string }).code).toBe('SEQUENCE_TOO_LONG');
+    await expect(prm.score([[problem, solution]], { onInvalid: 'skip' as never })).rejects.toThrow(/onInvalid must be 'throw' or 'report', got "skip"/);
+  });
+
+  it('a model whose weights give NaN fails with a typed error naming the model, never null scores', async () => {
+    const model = createRandomDecoder({ seed: 0 });
+    model.tensors.get('model.layers.1.mlp.down_proj.weight')!.fill(Number.NaN);
+    const prm = ProcessRM.fromBackend(createTinyBackend(model), createByteBpeTokenizer());
+    for (const call of [() => prm.stepScores([[problem, solution]]), () => prm.score([[problem, solution]], { onInvalid: 'report' })]) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(NonFiniteOutputError.isInstance(error)).toBe(true);
+      expect((error as NonFiniteOutputError).message).toMatch(/^pair 0: model llama hidden=64 .* on backend "tiny" produced NaN at token position \d+/);
+    }
   });
 });

@@ -14,6 +14,7 @@ export {
   BackendResolutionError,
   InvalidInputError,
   ModelLoadError,
+  NonFiniteOutputError,
   RewardLensError,
   SequenceTooLongError,
   UnsupportedCapabilityError,

@@ -37,6 +37,24 @@ describe('score with JSONL', () => {
     expect(stderr).toBe('reward-lens: scored 6 of 8 records, 2 errors\n');
   });
 
+  it('a line that is not valid UTF-8 is an error record with its line number, not scored with U+FFFD', async () => {
+    const stdin = Buffer.concat([
+      Buffer.from(`${good(1)}\n`),
+      Buffer.from('{"problem": "caf'),
+      Uint8Array.of(0xe9), // Latin-1 "é": not UTF-8
+      Buffer.from(`", "solution": "a.\\nb."}\r\n${good(2)}\n`),
+    ]);
+    const { exitCode, stdout } = await runMain(['score', '-'], { stdin });
+    expect(exitCode).toBe(1);
+    const records = jsonLines(stdout);
+    expect(records.map((record) => record.line)).toEqual([1, 2, 3]);
+    expect(records[1]).toEqual({
+      line: 2,
+      error: { code: 'INVALID_INPUT', message: expect.stringMatching(/^the line is not valid UTF-8 \(byte 17 of the line\)/) },
+    });
+    expect(records[2]!.stepScores).toHaveLength(2);
+  });
+
   it('gives identical results with batch size 1 and 8', async () => {
     const one = await runMain(['score', '-', '--batch-size', '1'], { stdin: mixedJsonl });
     const eight = await runMain(['score', '-', '--batch-size', '8'], { stdin: mixedJsonl });

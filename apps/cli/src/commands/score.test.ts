@@ -1,3 +1,6 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
@@ -103,6 +106,52 @@ describe('score from flags', () => {
     expect(onlyRecord(stdout).steps).toEqual(['a.', 'b.', 'c.']);
   });
 
+  it('--delimiter-regex runs in linear time: a catastrophic pattern cannot hang the run', async () => {
+    const solution = `${'a'.repeat(32)}!\nsecond step`;
+    const { exitCode, stdout } = await runMain(['score', '--problem', 'p', '--solution', solution, '--delimiter-regex', '(a+)+$', '--json']);
+    expect(exitCode).toBe(0);
+    expect(onlyRecord(stdout).meta.nSteps).toBe(1);
+  });
+
+  it('--file naming a directory is a typed error naming the path, never a stack trace', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rl-file-'));
+    try {
+      for (const name of ['records.jsonl', 'records.json', 'records']) {
+        const path = join(folder, name);
+        mkdirSync(path);
+        const { exitCode, stderr } = await runMain(['score', '--file', path]);
+        expect(exitCode).toBe(1);
+        expect(stderr).toMatch(new RegExp(`^reward-lens: INVALID_INPUT: ${path}: (is a directory|cannot read the file: EISDIR)`));
+        expect(stderr).not.toContain('internal error');
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(process.getuid?.() === 0)('--file naming an unreadable file is a typed error (skipped as root: permissions do not stop root)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rl-file-'));
+    try {
+      const locked = join(folder, 'locked.jsonl');
+      writeFileSync(locked, '{}\n');
+      chmodSync(locked, 0);
+      const { exitCode, stderr } = await runMain(['score', '--file', locked]);
+      expect(exitCode).toBe(1);
+      expect(stderr).toMatch(/INVALID_INPUT: .*locked\.jsonl: cannot read the file: EACCES/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('--table escapes control characters from the input', async () => {
+    const { exitCode, stdout } = await runMain(['score', '--problem', 'p\u001b]0;owned\u0007', '--solution', 'a \u001b[2J\nb', '--table']);
+    expect(exitCode).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(stdout).toContain('\\x1b]0;owned\\x07');
+    expect(stdout).toContain('a \\x1b[2J');
+  });
+
   it('a solution the delimiter does not split is one step, with a step-detection note', async () => {
     const { exitCode, stdout } = await runMain(['score', '--problem', 'What is 2+2?', '--solution', '2 + 2 = 4, so the answer is 4.', '--json']);
     expect(exitCode).toBe(0);
@@ -168,7 +217,8 @@ describe('score errors', () => {
     [['--problem', 'p', '--solution', 's', '--aggregate', 'median'], '--aggregate must be one of min, prod, mean, last'],
     [['--problem', 'p', '--solution', 's', '--delimiter', ''], '--delimiter must not be empty'],
     [['--problem', 'p', '--solution', 's', '--delimiter', 'x', '--delimiter-regex', 'y'], 'either --delimiter or --delimiter-regex'],
-    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '('], 'not a valid regular expression'],
+    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '('], 'not a pattern the linear-time engine accepts'],
+    [['--problem', 'p', '--solution', 's', '--delimiter-regex', '(a)\\1'], 'not a pattern the linear-time engine accepts'],
     [['--problem', 'p', '--solution', 's', '--delimiter-regex', '\\s*'], 'matches the empty string'],
     [['--problem', 'p', '--solution', 's', '--file', 'x.json'], 'give one input'],
     [['--problem', 'p', '--solution', 's', 'stray'], 'unexpected argument "stray"'],

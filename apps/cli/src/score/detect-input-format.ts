@@ -48,7 +48,12 @@ export async function detectInputFormat(lines: AsyncIterable<NumberedLine>, loca
 
   for (let next = await iterator.next(); !next.done; next = await iterator.next()) seen.push(next.value);
   const whole = parses(seen.map((line) => line.text).join('\n'));
-  if (whole.ok) return { format: 'json', value: whole.value };
+  if (whole.ok) {
+    const broken = seen.find((line) => line.invalidUtf8ByteOffset !== undefined);
+    if (broken)
+      throw new InvalidInputError(`line ${broken.lineNumber} is not valid UTF-8 (byte ${broken.invalidUtf8ByteOffset! + 1} of the line)`, { location });
+    return { format: 'json', value: whole.value };
+  }
   if (seen.some((line) => isObjectLine(line.text))) return { format: 'jsonl', lines: replayThenContinue(seen, iterator) };
   throw new InvalidInputError(`invalid JSON (and not JSONL either: no line holds a JSON object): ${whole.message}`, { location });
 }

@@ -1,4 +1,4 @@
-import { oneLine, truncate, wrap } from '../text-layout.js';
+import { escapeControlCharacters, oneLine, truncate, wrap } from '../text-layout.js';
 import type { ScoredRecord } from './scored-record.js';
 
 const barCells = 8;
@@ -61,6 +61,6 @@ export function formatRecordTable(problem: string, record: ScoredRecord, options
   const aggregateMarker = record.aggregate.name === 'min' && lowestIndex >= 0 ? `  ${lowestMarker} step ${lowestIndex + 1}` : '';
   lines.push(`  ${record.aggregate.name.padEnd(labelWidth)}  ${formatScore(record.aggregate.value).padStart(scoreWidth)}${aggregateMarker}`);
   lines.push(...wrap(`  gauge ${record.gauge} (${gaugeGloss[record.gauge]}), trust ${record.trust} (${trustGloss[record.trust]})`, width, '        '));
-  for (const note of record.notes) lines.push(...wrap(`  note: ${note}`, width, '        '));
+  for (const note of record.notes) lines.push(...wrap(`  note: ${escapeControlCharacters(note)}`, width, '        '));
   return `${lines.join('\n')}\n`;
 }

@@ -67,6 +67,12 @@ export function recordFromValue(value: unknown, label: RecordLabel): InputRecord
 /** One JSONL line as a record; blank lines are skipped by the caller, not passed here. */
 export function recordFromJsonLine(line: NumberedLine): InputRecord {
   const label = { line: line.lineNumber };
+  if (line.invalidUtf8ByteOffset !== undefined) {
+    return invalid(
+      label,
+      `the line is not valid UTF-8 (byte ${line.invalidUtf8ByteOffset + 1} of the line); it is not scored rather than scored with replaced characters`,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(line.text);

@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { InvalidInputError } from '@reward-lens/core';
 import { UsageError } from '../usage-error.js';
@@ -6,6 +6,7 @@ import { detectInputFormat } from './detect-input-format.js';
 import { recordFromJsonLine, recordFromValue, singleRecordFromValue, type InputRecord, type RecordInput } from './input-record.js';
 import type { InputSpec } from './input-spec.js';
 import { readNumberedLines, type NumberedLine } from './read-numbered-lines.js';
+import { firstInvalidUtf8Byte } from './utf8-validation.js';
 
 /**
  * What there is to score: one record (flags, or a JSON file holding one object), whose failure
@@ -34,11 +35,28 @@ function cannotRead(path: string, error: unknown): InvalidInputError {
 }
 
 async function openFile(path: string): Promise<NodeJS.ReadableStream> {
+  let handle: FileHandle;
   try {
     // Opened before streaming, so a missing file is one clear error rather than a failed read later.
-    const handle = await open(path, 'r');
-    return handle.createReadStream({ encoding: 'utf8' });
+    handle = await open(path, 'r');
   } catch (error) {
+    throw cannotRead(path, error);
+  }
+  // A directory opens fine and fails only on the first read; a pipe or a terminal is fine to stream.
+  const stats = await handle.stat();
+  if (stats.isDirectory()) {
+    await handle.close();
+    throw new InvalidInputError('is a directory, not a file of records', { location: path });
+  }
+  return handle.createReadStream();
+}
+
+/** The lines of a file, with a read that fails midway (EIO, a vanished mount) reported as the file's error. */
+async function* linesOfFile(stream: NodeJS.ReadableStream, path: string): AsyncGenerator<NumberedLine> {
+  try {
+    yield* readNumberedLines(stream);
+  } catch (error) {
+    if (InvalidInputError.isInstance(error)) throw error;
     throw cannotRead(path, error);
   }
 }
@@ -75,12 +93,15 @@ export async function openRecordSource(spec: InputSpec, stdin: NodeJS.ReadableSt
   }
   const extension = extname(spec.path).toLowerCase();
   if (extension === '.json') {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(spec.path, 'utf8');
+      bytes = await readFile(spec.path);
     } catch (error) {
       throw cannotRead(spec.path, error);
     }
+    const bad = firstInvalidUtf8Byte(bytes);
+    if (bad >= 0) throw new InvalidInputError(`the file is not valid UTF-8 (byte ${bad + 1})`, { location: spec.path });
+    const text = bytes.toString('utf8');
     let value: unknown;
     try {
       value = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -89,7 +110,7 @@ export async function openRecordSource(spec: InputSpec, stdin: NodeJS.ReadableSt
     }
     return fromJsonDocument(value, spec.path);
   }
-  const stream = await openFile(spec.path);
-  if (extension === '.jsonl' || extension === '.ndjson') return { kind: 'many', format: 'jsonl', records: recordsFromLines(readNumberedLines(stream)) };
-  return fromDetectedLines(readNumberedLines(stream), spec.path, undefined);
+  const lines = linesOfFile(await openFile(spec.path), spec.path);
+  if (extension === '.jsonl' || extension === '.ndjson') return { kind: 'many', format: 'jsonl', records: recordsFromLines(lines) };
+  return fromDetectedLines(lines, spec.path, undefined);
 }

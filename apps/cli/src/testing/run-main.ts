@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../main.js';
 
 export interface RunOptions {
-  /** Text on stdin. Without it stdin is an empty terminal, so nothing is read from it. */
-  stdin?: string;
+  /** Text (or raw bytes) on stdin. Without it stdin is an empty terminal, so nothing is read from it. */
+  stdin?: string | Uint8Array;
   stdoutIsTerminal?: boolean;
   stderrIsTerminal?: boolean;
   columns?: number;

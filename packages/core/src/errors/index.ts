@@ -5,3 +5,4 @@ export { BackendResolutionError, type SkippedBackend } from './backend-resolutio
 export { BackendContractError } from './backend-contract-error.js';
 export { ModelLoadError } from './model-load-error.js';
 export { SequenceTooLongError } from './sequence-too-long-error.js';
+export { NonFiniteOutputError } from './non-finite-output-error.js';

@@ -6,11 +6,14 @@ export class SequenceTooLongError extends RewardLensError {
   readonly length: number;
   readonly maxPositions: number;
 
-  constructor(length: number, maxPositions: number) {
-    super(
-      SequenceTooLongError.code,
-      `sequence of ${length} tokens is longer than the model's ${maxPositions} positions (pass truncation: 'left' to keep the end)`,
-    );
+  /** True when `length` is a lower bound: the text was refused before it was tokenized whole. */
+  readonly lengthIsLowerBound: boolean;
+
+  constructor(length: number, maxPositions: number, options: { lowerBoundFromCharacters?: number } = {}) {
+    const counted =
+      options.lowerBoundFromCharacters === undefined ? `${length} tokens` : `at least ${length} tokens (${options.lowerBoundFromCharacters} characters)`;
+    super(SequenceTooLongError.code, `sequence of ${counted} is longer than the model's ${maxPositions} positions (pass truncation: 'left' to keep the end)`);
+    this.lengthIsLowerBound = options.lowerBoundFromCharacters !== undefined;
     this.name = 'SequenceTooLongError';
     this.length = length;
     this.maxPositions = maxPositions;

@@ -9,8 +9,11 @@ const platformIsLittleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] ==
 /** Copies `count` little-endian float32 values starting at `byteOffset` of `bytes`. */
 export function readFloat32LittleEndian(bytes: Uint8Array, byteOffset: number, count: number): Float32Array {
   const start = bytes.byteOffset + byteOffset;
-  if (platformIsLittleEndian && start % 4 === 0) {
-    return new Float32Array(bytes.buffer, start, count).slice();
+  if (platformIsLittleEndian) {
+    // Copied as bytes, not through JavaScript numbers, which may canonicalize NaN payloads.
+    const values = new Float32Array(count);
+    new Uint8Array(values.buffer).set(bytes.subarray(byteOffset, byteOffset + count * 4));
+    return values;
   }
   const view = new DataView(bytes.buffer, start, count * 4);
   const values = new Float32Array(count);

@@ -32,19 +32,30 @@ function float16ToFloat32Table(): Float32Array {
 
 /** Widens `count` little-endian F16 values starting at `byteOffset`. */
 export function readFloat16LittleEndian(bytes: Uint8Array, byteOffset: number, count: number): Float32Array {
-  const table = float16ToFloat32Table();
   const values = new Float32Array(count);
-  for (let index = 0, offset = byteOffset; index < count; index++, offset += 2) {
-    values[index] = table[bytes[offset]! | (bytes[offset + 1]! << 8)]!;
-  }
+  widenFloat16Into(values, 0, bytes, byteOffset, count);
   return values;
 }
 
 /** Widens `count` little-endian BF16 values: a BF16 is the top half of a float32. */
 export function readBfloat16LittleEndian(bytes: Uint8Array, byteOffset: number, count: number): Float32Array {
-  const bits = new Uint32Array(count);
-  for (let index = 0, offset = byteOffset; index < count; index++, offset += 2) {
-    bits[index] = ((bytes[offset]! | (bytes[offset + 1]! << 8)) << 16) >>> 0;
-  }
-  return new Float32Array(bits.buffer);
+  const values = new Float32Array(count);
+  widenBfloat16Into(values, 0, bytes, byteOffset, count);
+  return values;
+}
+
+/**
+ * Widens F16 values into `target` from `targetOffset`, bit-exactly (as bit patterns: copying through
+ * JavaScript numbers may canonicalize NaN payloads).
+ */
+export function widenFloat16Into(target: Float32Array, targetOffset: number, bytes: Uint8Array, byteOffset: number, count: number): void {
+  const table = new Uint32Array(float16ToFloat32Table().buffer);
+  const bits = new Uint32Array(target.buffer, target.byteOffset + targetOffset * 4, count);
+  for (let index = 0, offset = byteOffset; index < count; index++, offset += 2) bits[index] = table[bytes[offset]! | (bytes[offset + 1]! << 8)]!;
+}
+
+/** Widens BF16 values into `target` from `targetOffset`, bit-exactly. */
+export function widenBfloat16Into(target: Float32Array, targetOffset: number, bytes: Uint8Array, byteOffset: number, count: number): void {
+  const bits = new Uint32Array(target.buffer, target.byteOffset + targetOffset * 4, count);
+  for (let index = 0, offset = byteOffset; index < count; index++, offset += 2) bits[index] = ((bytes[offset]! | (bytes[offset + 1]! << 8)) << 16) >>> 0;
 }

@@ -73,18 +73,47 @@ function parseHeader(bytes: Uint8Array, fileName: string): ParsedHeader {
     throw new ModelLoadError(`not a valid safetensors file: ${message}`, { file: fileName });
   };
   if (bytes.length < 8) fail(`${bytes.length} bytes is shorter than the 8-byte header length`);
-  const headerLength = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
+  const headerLength = readSafetensorsHeaderLength(bytes.subarray(0, 8), bytes.length, fileName);
+  const parsed = parseSafetensorsHeader(bytes.subarray(8, 8 + headerLength), bytes.length, fileName);
+  return { entries: parsed.entries, metadata: parsed.metadata, dataStart: 8 + headerLength };
+}
+
+/**
+ * The header length a file's first 8 bytes give, checked against the reference implementation's
+ * 100 MB limit and the file's size. Used by readers that read the header on its own.
+ */
+export function readSafetensorsHeaderLength(first8Bytes: Uint8Array, fileSize: number, fileName: string): number {
+  const fail = (message: string): never => {
+    throw new ModelLoadError(`not a valid safetensors file: ${message}`, { file: fileName });
+  };
+  if (first8Bytes.length < 8) fail(`${fileSize} bytes is shorter than the 8-byte header length`);
+  const headerLength = Number(new DataView(first8Bytes.buffer, first8Bytes.byteOffset, 8).getBigUint64(0, true));
   if (headerLength > maxHeaderLength) fail(`header length ${headerLength} is above the 100 MB limit`);
-  if (8 + headerLength > bytes.length) fail(`header length ${headerLength} runs past the end of the ${bytes.length}-byte file`);
+  if (8 + headerLength > fileSize) fail(`header length ${headerLength} runs past the end of the ${fileSize}-byte file`);
+  return headerLength;
+}
+
+/**
+ * The checked entries and metadata of a header's JSON bytes, for a file of `fileSize` bytes: every
+ * tensor's byte range must lie in the data section and match its dtype and shape, before any data
+ * is read.
+ */
+export function parseSafetensorsHeader(
+  headerBytes: Uint8Array,
+  fileSize: number,
+  fileName: string,
+): { entries: Map<string, SafetensorsEntry>; metadata: Record<string, string> } {
+  const fail = (message: string): never => {
+    throw new ModelLoadError(`not a valid safetensors file: ${message}`, { file: fileName });
+  };
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + headerLength)));
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(headerBytes));
   } catch (error) {
     throw new ModelLoadError(`not a valid safetensors file: the header is not JSON (${(error as Error).message})`, { file: fileName, cause: error });
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('the header is not a JSON object');
-  const dataStart = 8 + headerLength;
-  const dataLength = bytes.length - dataStart;
+  const dataLength = fileSize - 8 - headerBytes.length;
   const entries = new Map<string, SafetensorsEntry>();
   let metadata: Record<string, string> = {};
   for (const [name, value] of Object.entries(json as Record<string, unknown>)) {
@@ -95,7 +124,7 @@ function parseHeader(bytes: Uint8Array, fileName: string): ParsedHeader {
     entries.set(name, parseEntry(name, value, dataLength, fail));
   }
   checkNoOverlap(entries, fail);
-  return { entries, metadata, dataStart };
+  return { entries, metadata };
 }
 
 function parseMetadata(value: unknown, fail: (message: string) => never): Record<string, string> {

@@ -1,6 +1,7 @@
 import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
 import { formatCapabilities, hasCapability, type Capabilities, type CapabilityName } from '../capabilities.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { NonFiniteOutputError } from '../errors/non-finite-output-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
 import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
 import { createEvidence, type Evidence } from '../evidence.js';
@@ -255,6 +256,10 @@ export class ProcessRM {
     if (inputs.length === 2 && inputs.every((item) => typeof item === 'string')) {
       throw new InvalidInputError('expected a list of pairs; wrap a single [problem, solution] pair in a list: [[problem, solution]]');
     }
+    const onInvalid = options.onInvalid ?? 'throw';
+    if (onInvalid !== 'throw' && onInvalid !== 'report') {
+      throw new InvalidInputError(`onInvalid must be 'throw' or 'report', got ${JSON.stringify(onInvalid)}`, { location: 'options.onInvalid' });
+    }
     const pairs: TokenizedPair[] = [];
     const errors: (RewardLensError | null)[] = [];
     inputs.forEach((input, index) => {
@@ -262,7 +267,8 @@ export class ProcessRM {
         pairs.push(tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, `pair ${index}`), this.tokenizeOptions()));
         errors.push(null);
       } catch (error) {
-        if (options.onInvalid !== 'report' || !RewardLensError.isInstance(error)) throw error;
+        if (!RewardLensError.isInstance(error)) throw error;
+        if (onInvalid === 'throw') throw namingInput(error, index);
         pairs.push(unscoredPair(error));
         errors.push(error);
       }
@@ -300,7 +306,14 @@ export class ProcessRM {
     const values: Float32Array[] = batch.pairs.map(() => new Float32Array(0));
     const counts = batch.pairs.map(() => 0);
     valid.forEach(({ index, sequence }, row) => {
-      values[index] = result.values[row]!;
+      const rowValues = result.values[row]!;
+      const bad = rowValues.findIndex((value) => !Number.isFinite(value));
+      if (bad >= 0) {
+        const { name, info } = this.backend;
+        const position = sequence.positions[Math.floor(bad / Math.max(1, result.width))]!;
+        throw new NonFiniteOutputError({ model: info.description, backend: name, inputIndex: index, value: rowValues[bad]!, position });
+      }
+      values[index] = rowValues;
       counts[index] = sequence.positions.length;
     });
     return { values, width: result.width, counts };
@@ -330,6 +343,13 @@ export class ProcessRM {
   private evidence<Value>(value: Value, batch: TokenizedBatch, extra: readonly string[] = []): Evidence<Value> {
     return createEvidence(value, { gauge: recipeGauge(this.recipe), notes: this.notesFor(batch, extra) });
   }
+}
+
+/** The error with the failing input's position in its message (`pair 3: ...`), as every batch error names it. */
+function namingInput(error: RewardLensError, index: number): RewardLensError {
+  const location = `pair ${index}`;
+  if (!error.message.startsWith(`${location}:`)) error.message = `${location}: ${error.message}`;
+  return error;
 }
 
 function resolveColumns(recipe: ReadingRecipe, tokenizer: PrmTokenizer): number[] | undefined {

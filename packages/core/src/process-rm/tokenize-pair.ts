@@ -4,6 +4,8 @@ import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-re
 import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
 import type { Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { refuseTagsInContent } from './reserved-tags.js';
+import { planTokenizationWindow } from './tokenization-window.js';
 import type { NormalizedInput } from './scoring-input.js';
 
 export interface TokenizeOptions {
@@ -69,6 +71,8 @@ interface Piece {
 
 interface Layout {
   text: string;
+  /** The problem's characters in `text`. */
+  problemSpan: CharSpan;
   segmentation: Segmentation;
   stepSpans: CharSpan[];
   /** Where each step is read, when a suffix token is read instead of the step's last token. */
@@ -89,10 +93,11 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
           segmentation: segmentSolution(input.solution, { delimiter: options.delimiter, ...(options.detector ? { detector: options.detector } : {}) }),
         };
   const head = template.prefix + input.problem + template.problemSuffix;
+  const problemSpan: CharSpan = [template.prefix.length, template.prefix.length + input.problem.length];
   if (keepsSolutionVerbatim(recipe)) {
     const stepSpans = segmented.segmentation.steps.map((step): CharSpan => [head.length + step.charSpan[0], head.length + step.charSpan[1]]);
     const text = head + segmented.solution + template.suffix;
-    return { text, segmentation: segmented.segmentation, stepSpans, pieces: [{ text, start: 0 }] };
+    return { text, problemSpan, segmentation: segmented.segmentation, stepSpans, pieces: [{ text, start: 0 }] };
   }
   // Otherwise the solution is rebuilt from its steps, as the recipe's template lays them out.
   let text = head;
@@ -124,22 +129,31 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
     pieces.push({ text: template.suffix, start: text.length });
     text += template.suffix;
   }
-  return { text, segmentation: segmented.segmentation, stepSpans, pieces, ...(anchor ? { anchorSpans } : {}) };
+  return { text, problemSpan, segmentation: segmented.segmentation, stepSpans, pieces, ...(anchor ? { anchorSpans } : {}) };
 }
 
-/** Encodes the text whole, or piece by piece with offsets shifted into the whole text. */
-function encodeLayout(tokenizer: PrmTokenizer, recipe: ReadingRecipe, layout: Layout): { ids: number[]; offsets: CharSpan[]; pieceEnds: number[] } {
-  if (recipe.tokenization === 'whole') {
-    const encoding = tokenizer.encode(layout.text);
-    return { ...encoding, pieceEnds: [] };
-  }
+/**
+ * Encodes the text whole, or piece by piece, from character `start` on (0: all of it), with offsets
+ * in the whole text's coordinates. Pieces before `start` are not encoded; a piece it falls in is
+ * encoded from there.
+ */
+function encodeLayout(
+  tokenizer: PrmTokenizer,
+  recipe: ReadingRecipe,
+  layout: Layout,
+  start: number,
+): { ids: number[]; offsets: CharSpan[]; pieceEnds: (number | undefined)[] } {
   const ids: number[] = [];
   const offsets: CharSpan[] = [];
-  const pieceEnds: number[] = [];
-  for (const piece of layout.pieces) {
-    const encoding = tokenizer.encode(piece.text);
+  const pieceEnds: (number | undefined)[] = [];
+  const pieces = recipe.tokenization === 'whole' ? [{ text: layout.text, start: 0 }] : layout.pieces;
+  for (const piece of pieces as Piece[]) {
+    if (piece.start + piece.text.length <= start) continue;
+    const skip = Math.max(0, start - piece.start);
+    const encoding = tokenizer.encode(skip > 0 ? piece.text.slice(skip) : piece.text);
     ids.push(...encoding.ids);
-    for (const [start, end] of encoding.offsets) offsets.push([start + piece.start, end + piece.start]);
+    const shift = piece.start + skip;
+    for (const [tokenStart, tokenEnd] of encoding.offsets) offsets.push([tokenStart + shift, tokenEnd + shift]);
     if (piece.step !== undefined) pieceEnds[piece.step] = ids.length - 1;
   }
   return { ids, offsets, pieceEnds };
@@ -148,16 +162,33 @@ function encodeLayout(tokenizer: PrmTokenizer, recipe: ReadingRecipe, layout: La
 /** Lays a pair out as `recipe` reads it, encodes it and maps every step to its read position. */
 export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): TokenizedPair {
   const layout = layOut(recipe, input, options);
-  const encoding = encodeLayout(tokenizer, recipe, layout);
+  const window = planTokenizationWindow(tokenizer, layout.text, options.maxPositions);
+  if (window.kind === 'longer-than-window' && options.truncation !== 'left') {
+    throw new SequenceTooLongError(window.minimumTokens, options.maxPositions, { lowerBoundFromCharacters: layout.text.length });
+  }
+  // Characters before this were cut before tokenizing: they lie wholly before the kept window.
+  const untokenized = window.kind === 'longer-than-window' ? window.cutAt : 0;
+  const encoding = encodeLayout(tokenizer, recipe, layout, untokenized);
+  refuseTagsInContent(tokenizer, recipe, encoding.ids, encoding.offsets, [
+    { label: 'the problem', span: layout.problemSpan },
+    ...layout.stepSpans.map((span, index) => ({ label: `step ${index}`, span })),
+  ]);
   const bos = recipe.addBos && tokenizer.bosTokenId !== null ? [tokenizer.bosTokenId] : [];
   const tokenOffset = bos.length;
   const notes: string[] = [];
   if (layout.segmentation.stepDetection) notes.push(layout.segmentation.stepDetection);
 
   const readAt = recipe.readAt;
-  const stepTokens = mapStepsToTokens(layout.stepSpans, encoding.offsets, { lastStepReadsFinalToken: readAt.at === 'step-end', tokenOffset });
+  // Steps that end before the untokenized stretch is cut have no tokens (and no score); a step it
+  // cuts into keeps its tokens from the cut on.
+  const firstKept = untokenized === 0 ? 0 : layout.stepSpans.findIndex(([, end]) => end > untokenized);
+  const keptSpans = layout.stepSpans.slice(firstKept).map(([start, end]): CharSpan => [Math.max(start, untokenized), end]);
+  const mappedTokens = mapStepsToTokens(keptSpans, encoding.offsets, { lastStepReadsFinalToken: readAt.at === 'step-end', tokenOffset });
+  const cutStep = { tokenSpan: [tokenOffset, tokenOffset] as const, readTokenIndex: Number.NEGATIVE_INFINITY, readTokenCrossesBoundary: false };
+  const stepTokens = layout.stepSpans.map((_, index) => (index < firstKept ? cutStep : mappedTokens[index - firstKept]!));
   // Where each step is read, in sequence positions (BOS counted).
   const readIndices = stepTokens.map((tokens, index) => {
+    if (index < firstKept) return Number.NEGATIVE_INFINITY;
     if (readAt.at === 'step-end') return tokens.readTokenIndex;
     if (readAt.at === 'piece-end') return encoding.pieceEnds[index]! + tokenOffset;
     const anchorSpan = layout.anchorSpans![index]!;
@@ -181,8 +212,9 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
     ids = ids.slice(truncatedTokens);
     offsets = offsets.slice(truncatedTokens);
     const lost = readIndices.filter((position) => position < truncatedTokens).length;
+    const cutText = untokenized > 0 ? ` (and the first ${untokenized} characters, left untokenized: the window starts long after them)` : '';
     notes.push(
-      `truncated ${truncatedTokens} tokens from the start to fit ${options.maxPositions} positions` +
+      `truncated ${truncatedTokens} tokens from the start${cutText} to fit ${options.maxPositions} positions` +
         (lost > 0 ? `; ${lost} step(s) read before the cut have no score (NaN)` : '; every step is still read'),
     );
   }
@@ -190,7 +222,7 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
   const steps: TokenizedStep[] = layout.segmentation.steps.map((step, index) => {
     const tokens = stepTokens[index]!;
     const nextStepStart = layout.stepSpans[index + 1]?.[0];
-    const readToken = fullOffsets[readIndices[index]!];
+    const readToken = Number.isFinite(readIndices[index]!) ? fullOffsets[readIndices[index]!] : undefined;
     const crossesIntoNextStep = readAt.at === 'step-end' && nextStepStart !== undefined && readToken !== undefined && readToken[1] > nextStepStart;
     const shift = (position: number) => Math.max(0, position - truncatedTokens);
     const readTokenIndex = readIndices[index]! - truncatedTokens;

@@ -163,3 +163,14 @@ describe('segmentSolution: detector seam', () => {
     }
   });
 });
+
+describe('segmentSolution: a solution made only of delimiters', () => {
+  it('is refused with a typed error rather than scored as one misleading step', () => {
+    for (const delimiter of ['###', ' ки'] as const) {
+      const solution = `${delimiter}${delimiter}`;
+      expect(() => segmentSolution(solution, { delimiter })).toThrow(InvalidInputError);
+      expect(() => segmentSolution(solution, { delimiter })).toThrow(/nothing but the delimiter/);
+    }
+    expect(() => segmentSolution('--- ---', { delimiter: /-+/ })).toThrow(/nothing but the delimiter \/-\+\/ \(2 matches\)/);
+  });
+});

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
-import { splitOnDelimiter } from './split-on-delimiter.js';
+import { isDelimiterMatcher, splitOnDelimiter } from './split-on-delimiter.js';
 import { trimSpan } from './trim-span.js';
 import type { Segmentation, SegmentedStep, StepBoundaryDetector, StepDelimiter } from './types.js';
 
@@ -16,7 +16,8 @@ export const defaultStepDelimiter = '\n';
 const noDetectorAdvice = 'A learned step-boundary detector is not built in (pass options.detector); add a delimiter to get per-step scores.';
 
 function describeDelimiter(delimiter: StepDelimiter): string {
-  return typeof delimiter === 'string' ? JSON.stringify(delimiter) : String(delimiter);
+  if (typeof delimiter === 'string') return JSON.stringify(delimiter);
+  return isDelimiterMatcher(delimiter) ? delimiter.description : String(delimiter);
 }
 
 function toStep(solution: string, charSpan: CharSpan): SegmentedStep {
@@ -88,6 +89,11 @@ export function segmentSolution(solution: string, options: SegmentSolutionOption
   if (steps.length >= 2) return { steps, method: 'delimiter', droppedEmptySteps };
 
   const described = describeDelimiter(delimiter);
+  if (steps.length === 0) {
+    throw new InvalidInputError(`the solution holds nothing but the delimiter ${described} (${matchCount} matches): no step has text`, {
+      location: 'solution',
+    });
+  }
   const occurrences = matchCount === 1 ? 'once' : `${matchCount} times`;
   const reason =
     matchCount === 0 ? `no delimiter ${described} found` : `the delimiter ${described} occurs ${occurrences} but only one piece between them holds text`;

@@ -1,12 +1,23 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
-import type { StepDelimiter } from './types.js';
+import type { DelimiterMatcher, StepDelimiter } from './types.js';
 
 export interface DelimiterSplit {
   /** The raw stretches between delimiter matches (and before the first, after the last), untrimmed. */
   pieces: CharSpan[];
   /** How many times the delimiter matched. */
   matchCount: number;
+}
+
+/** A delimiter that finds its own matches (not a string, not a RegExp). */
+export function isDelimiterMatcher(delimiter: unknown): delimiter is DelimiterMatcher {
+  return (
+    typeof delimiter === 'object' &&
+    delimiter !== null &&
+    !(delimiter instanceof RegExp) &&
+    typeof (delimiter as DelimiterMatcher).matchSpans === 'function' &&
+    typeof (delimiter as DelimiterMatcher).description === 'string'
+  );
 }
 
 /** A global copy, so matching neither needs the caller's `g` flag nor moves the caller's `lastIndex`. */
@@ -29,8 +40,9 @@ function matchSpans(solution: string, delimiter: StepDelimiter): CharSpan[] {
     }
     return spans;
   }
+  if (isDelimiterMatcher(delimiter)) return delimiter.matchSpans(solution);
   if (!(delimiter instanceof RegExp)) {
-    throw new InvalidInputError('the step delimiter must be a string or a RegExp', { location: 'options.delimiter' });
+    throw new InvalidInputError('the step delimiter must be a string, a RegExp or a delimiter matcher', { location: 'options.delimiter' });
   }
   const pattern = toGlobalRegExp(delimiter);
   // Checked on "" as well as on the solution, so the error does not depend on the text at hand.

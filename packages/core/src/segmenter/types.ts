@@ -1,7 +1,20 @@
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 
-/** What separates steps: a string such as `"\n"`, `"\n\n"` or a step tag, or a regular expression. */
-export type StepDelimiter = string | RegExp;
+/**
+ * What separates steps: a string such as `"\n"`, `"\n\n"` or a step tag, a regular expression, or a
+ * matcher such as `linearTimeDelimiter(pattern)`. A `RegExp` runs on JavaScript's backtracking engine:
+ * for a pattern a user typed (a CLI flag, an HTTP request), use `linearTimeDelimiter`, whose matching
+ * time is linear in the text whatever the pattern.
+ */
+export type StepDelimiter = string | RegExp | DelimiterMatcher;
+
+/** A delimiter that finds its own matches (a regular expression on another engine, say). */
+export interface DelimiterMatcher {
+  /** How the delimiter is shown in notes and errors, e.g. `/\n+/ (linear-time)`. */
+  readonly description: string;
+  /** Every non-overlapping match, left to right, as `[start, end)` spans of UTF-16 code units. */
+  matchSpans(text: string): CharSpan[];
+}
 
 /**
  * A seam for a learned step-boundary detector, used when the delimiter does not split a solution

@@ -1,0 +1,65 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ModelLoadError } from '../errors/model-load-error.js';
+import { parseSafetensors } from './safetensors.js';
+import { openSafetensorsFile } from './safetensors-file.js';
+
+const root = await mkdtemp(join(tmpdir(), 'reward-lens-safetensors-file-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** A file with F32, F16 and BF16 tensors at odd offsets, filled with every kind of bit pattern (NaNs, infinities, subnormals). */
+function mixedFile(): Uint8Array {
+  const specs = [
+    { name: 'a.f16', dtype: 'F16', count: 1001, width: 2 },
+    { name: 'b.bf16', dtype: 'BF16', count: 777, width: 2 },
+    { name: 'c.f32', dtype: 'F32', count: 513, width: 4 },
+  ];
+  const header: Record<string, unknown> = {};
+  let offset = 0;
+  for (const spec of specs) {
+    header[spec.name] = { dtype: spec.dtype, shape: [spec.count], data_offsets: [offset, offset + spec.count * spec.width] };
+    offset += spec.count * spec.width;
+  }
+  // An odd header length puts the F32 tensor at an unaligned file offset.
+  const headerBytes = new TextEncoder().encode(`${JSON.stringify(header)} `);
+  const bytes = new Uint8Array(8 + headerBytes.length + offset);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(headerBytes.length), true);
+  bytes.set(headerBytes, 8);
+  let state = 12345;
+  for (let index = 8 + headerBytes.length; index < bytes.length; index++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[index] = state >>> 24;
+  }
+  return bytes;
+}
+
+describe('openSafetensorsFile', () => {
+  it('reads each dtype exactly as the in-memory parser does, across chunk boundaries', async () => {
+    const bytes = mixedFile();
+    const path = join(root, 'mixed.safetensors');
+    await writeFile(path, bytes);
+    const reference = parseSafetensors(bytes, path);
+    for (const chunkBytes of [7, 64, 1000, 16 * 2 ** 20]) {
+      const file = await openSafetensorsFile(path, { chunkBytes });
+      for (const [name, tensor] of reference) {
+        const read = await file.read(name);
+        expect(Buffer.from(read.buffer).equals(Buffer.from(tensor.data.buffer)), `${name} with ${chunkBytes}-byte chunks`).toBe(true);
+      }
+      await file.close();
+    }
+  });
+
+  it('checks the header against the file size before reading data, and names a truncated file', async () => {
+    const bytes = mixedFile();
+    const truncated = join(root, 'truncated.safetensors');
+    await writeFile(truncated, bytes.subarray(0, bytes.length - 10));
+    await expect(openSafetensorsFile(truncated)).rejects.toThrow(/truncated\.safetensors: not a valid safetensors file: tensor "c\.f32" data_offsets/);
+    const tooShort = join(root, 'short.safetensors');
+    await writeFile(tooShort, Uint8Array.of(1, 2, 3));
+    const error = await openSafetensorsFile(tooShort).catch((caught: unknown) => caught);
+    expect(ModelLoadError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/shorter than the 8-byte header length/);
+  });
+});

@@ -1,0 +1,81 @@
+import { InvalidInputError } from '../errors/invalid-input-error.js';
+import type { ReadingRecipe } from '../recipes/reading-recipe.js';
+import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+
+/** Special-token spellings (`<extra_0>`, `<|eot_id|>`) in a recipe's template. */
+const specialSpelling = /<\|[^|<>\s]+\|>|<[A-Za-z_][\w.-]*>/g;
+
+interface ReservedTags {
+  /** Token id to its spelling. */
+  byId: Map<number, string>;
+}
+
+const cache = new WeakMap<PrmTokenizer, WeakMap<ReadingRecipe, ReservedTags>>();
+
+/**
+ * The tokens a recipe's template places around the content and that the content must not hold:
+ * the step tag read at each boundary (`<extra_0>`, ` ки`), and special tokens of the template
+ * (`<|eot_id|>`, `<|im_start|>`). Inside a problem or step they would give the model an extra
+ * boundary, or break the conversation's structure.
+ */
+function reservedTagsOf(tokenizer: PrmTokenizer, recipe: ReadingRecipe): ReservedTags {
+  let byRecipe = cache.get(tokenizer);
+  if (!byRecipe) {
+    byRecipe = new WeakMap();
+    cache.set(tokenizer, byRecipe);
+  }
+  const cached = byRecipe.get(recipe);
+  if (cached) return cached;
+  const byId = new Map<number, string>();
+  const add = (spelling: string) => {
+    const id = tokenizer.tokenToId(spelling);
+    if (id !== undefined) byId.set(id, spelling);
+  };
+  // A tag read where it stands is the boundary itself; a token read next to its anchor ('+' of a
+  // chat turn, read one token before) is ordinary text elsewhere.
+  if (recipe.readAt.at === 'suffix' && recipe.readAt.tokenOffset === 0) add(recipe.readAt.text);
+  const { template } = recipe;
+  for (const text of [template.prefix, template.problemSuffix, template.stepJoiner, template.stepSuffix, template.suffix]) {
+    for (const match of text.matchAll(specialSpelling)) add(match[0]);
+  }
+  const reserved = { byId };
+  byRecipe.set(recipe, reserved);
+  return reserved;
+}
+
+function readTag(recipe: ReadingRecipe): string | undefined {
+  return recipe.readAt.at === 'suffix' ? recipe.readAt.text : undefined;
+}
+
+/**
+ * Refuses a problem or step whose own tokens include a reserved tag, naming where. Only tokens
+ * wholly inside the content count, so a tag the template puts right after a step is not confused
+ * with one inside it.
+ */
+export function refuseTagsInContent(
+  tokenizer: PrmTokenizer,
+  recipe: ReadingRecipe,
+  ids: readonly number[],
+  offsets: readonly CharSpan[],
+  contents: readonly { label: string; span: CharSpan }[],
+): void {
+  const { byId } = reservedTagsOf(tokenizer, recipe);
+  if (byId.size === 0) return;
+  for (let token = 0; token < ids.length; token++) {
+    const spelling = byId.get(ids[token]!);
+    if (spelling === undefined) continue;
+    const [start, end] = offsets[token]!;
+    const holder = contents.find(({ span }) => span[0] <= start && end <= span[1]);
+    if (holder) {
+      throw new InvalidInputError(
+        `${holder.label} contains ${JSON.stringify(spelling)}, the token recipe "${recipe.name}" places at step boundaries; ` +
+          'the model would see an extra boundary there. Remove or rewrite it in the text' +
+          (holder.label !== 'the problem' && spelling === readTag(recipe)
+            ? ` (if it marks the steps, use it as the delimiter: delimiter: ${JSON.stringify(spelling)})`
+            : '') +
+          '.',
+        { location: holder.label },
+      );
+    }
+  }
+}
