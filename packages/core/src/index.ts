@@ -56,6 +56,12 @@ export type { ModelSource } from './backend/model-source.js';
 export {
   createRandomDecoder,
   defineDecoderConfig,
+  describeHead,
+  describeHeads,
+  FINAL_NORM_WEIGHT,
+  formatHeadDescription,
+  outputProjectionOf,
+  unknownHeadOperation,
   expectedTensorShapes,
   headWidth,
   tinyDecoderConfig,
@@ -63,7 +69,9 @@ export {
   type DecoderArchitecture,
   type DecoderConfig,
   type DecoderModel,
+  type HeadDescription,
   type HeadHiddenLayer,
+  type HeadOperation,
   type HeadSpec,
 } from './model/index.js';
 export * from './recipes/index.js';
