@@ -52,7 +52,15 @@ export {
   type BackendRegistration,
   type ResolvedBackend,
 } from './backend/registry.js';
-export type { ModelSource } from './backend/model-source.js';
+export {
+  isDecoderSource,
+  isOnnxSource,
+  unsupportedSourceReason,
+  type DecoderModelSource,
+  type ModelSource,
+  type ModelSourceBase,
+  type OnnxModelSource,
+} from './backend/model-source.js';
 export {
   createRandomDecoder,
   defineDecoderConfig,
