@@ -106,8 +106,8 @@ describe('exported graph structure', () => {
     for (const node of graph.node) expect(portableOperators.has(node.opType!), `operator ${node.opType}`).toBe(true);
     const prmNodes = graph.node.filter((node) => node.name!.startsWith('/heads/prm/'));
     expect(prmNodes.map((node) => node.opType)).toEqual(['MatMul', 'Add', 'Relu', 'MatMul', 'Add']);
-    expect(prmNodes[0]!.input[1]).toBe('score.0.weight_transposed');
-    expect(prmNodes[3]!.input[1]).toBe('score.2.weight_transposed');
+    expect(prmNodes[0]!.input![1]).toBe('score.0.weight_transposed');
+    expect(prmNodes[3]!.input![1]).toBe('score.2.weight_transposed');
     expect(prmNodes.at(-1)!.output).toEqual(['class_logits.prm']);
     // The four heads read one final norm.
     expect(graph.node.filter((node) => node.name!.startsWith('/model/norm/') && node.opType === 'ReduceMean')).toHaveLength(1);
