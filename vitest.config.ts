@@ -6,6 +6,8 @@ export default defineConfig({
       'packages/*/vitest.config.ts',
       'apps/*/vitest.config.ts',
       'tools/*/vitest.config.ts',
+      // Third-party examples, as outsiders write them (examples/backend-plugin passes the conformance kit).
+      'examples/*/vitest.config.ts',
       // Browser projects (headless Chromium): `*.browser.test.ts`.
       'packages/*/vitest.browser.config.ts',
     ],

@@ -1,17 +1,18 @@
-import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { runBackendConformance } from '@reward-lens/core/testing';
+import { runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
+import { describe, it } from 'vitest';
 import { createOnnxNodeBackend } from './index.js';
 
+// Parity against the float64 oracle (the kit's default reference), for every head shape.
 runBackendConformance({
+  harness: vitestHarness({ describe, it }),
   label: 'onnx-node, graph with past and hidden states',
   createBackend: (model) => createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true }), { decoder: model, intraOpThreads: 1 }),
-  createReference: async (model) => createTinyBackend(model),
 });
 
-// No cache, no hidden states, no weights: the suite checks the typed refusals.
+// No cache, no hidden states, no weights: the suite checks the typed refusals, and skips what needs them.
 runBackendConformance({
+  harness: vitestHarness({ describe, it }),
   label: 'onnx-node, heads only',
   createBackend: (model) => createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: false }), { config: model.config, intraOpThreads: 1 }),
-  createReference: async (model) => createTinyBackend(model),
 });

@@ -1,3 +1,4 @@
+import { isDecoderSource, isOnnxSource, unsupportedSourceReason } from '@reward-lens/core';
 import type { BackendRegistration } from '@reward-lens/core/internal';
 import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onnx-node-backend.js';
 
@@ -10,12 +11,14 @@ import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onn
 export const onnxNodeBackendRegistration: BackendRegistration = {
   name: 'onnx-node',
   priority: 20,
+  sourceKinds: ['onnx', 'decoder'],
   unavailableReason(source) {
-    return source.kind === 'onnx' || source.kind === 'decoder' ? null : `backend onnx-node cannot run a "${(source as { kind: string }).kind}" source`;
+    return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason('onnx-node', source, ['onnx', 'decoder']);
   },
   async create(source, options) {
     const settings = (options.settings?.['onnx-node'] ?? {}) as OnnxNodeBackendOptions;
-    if (source.kind === 'onnx') return createOnnxNodeBackend(source.path, settings);
+    if (isOnnxSource(source)) return createOnnxNodeBackend(source.path, settings);
+    if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('onnx-node', source, ['onnx', 'decoder']));
     // Loaded only when a decoder is exported, so that running ONNX files needs no exporter.
     const { exportDecoderToOnnx } = await import('@reward-lens/onnx-export');
     const graph = exportDecoderToOnnx(source.model, { withPast: true, hiddenStates: true });

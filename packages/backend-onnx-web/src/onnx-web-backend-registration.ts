@@ -1,3 +1,4 @@
+import { isDecoderSource, isOnnxSource, unsupportedSourceReason } from '@reward-lens/core';
 import type { BackendRegistration } from '@reward-lens/core/internal';
 import { createOnnxWebBackend, type OnnxWebBackendOptions } from './create-onnx-web-backend.js';
 
@@ -11,12 +12,14 @@ import { createOnnxWebBackend, type OnnxWebBackendOptions } from './create-onnx-
 export const onnxWebBackendRegistration: BackendRegistration = {
   name: 'onnx-web',
   priority: 15,
+  sourceKinds: ['onnx', 'decoder'],
   unavailableReason(source) {
-    return source.kind === 'onnx' || source.kind === 'decoder' ? null : `backend onnx-web cannot run a "${(source as { kind: string }).kind}" source`;
+    return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason('onnx-web', source, ['onnx', 'decoder']);
   },
   async create(source, options) {
     const settings = (options.settings?.['onnx-web'] ?? {}) as OnnxWebBackendOptions;
-    if (source.kind === 'onnx') return createOnnxWebBackend(source.path, settings);
+    if (isOnnxSource(source)) return createOnnxWebBackend(source.path, settings);
+    if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('onnx-web', source, ['onnx', 'decoder']));
     // Loaded only when a decoder is exported, so that running ONNX files needs no exporter.
     const { exportDecoderToOnnx } = await import('@reward-lens/onnx-export');
     const graph = exportDecoderToOnnx(source.model, { withPast: true, hiddenStates: true });

@@ -1,19 +1,19 @@
 import '@reward-lens/backend-tiny/register';
 import { ProcessRM, createByteBpeTokenizer, createRandomDecoder } from '@reward-lens/core';
-import { runBackendConformance } from '@reward-lens/core/testing';
+import { runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync } from './create-tiny-backend.js';
 
 // On a page's main thread, created asynchronously: the WebAssembly SIMD kernels must run, and
-// match the scalar ones.
+// match the float64 oracle (the kit's default reference).
 runBackendConformance({
+  harness: vitestHarness({ describe, it }),
   label: 'backend-tiny in Chromium (main thread, created asynchronously)',
   createBackend: async (model) => {
     const backend = await createTinyBackendAsync(model);
     expect(backend.info.description).toMatch(/ kernels=wasm-simd$/);
     return backend;
   },
-  createReference: async (model) => createTinyBackend(model, { kernels: 'scalar' }),
 });
 
 describe('ProcessRM.fromTiny on a page', () => {

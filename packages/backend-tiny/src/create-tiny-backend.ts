@@ -122,7 +122,7 @@ function productWeights(weights: DecoderWeights): Float32Array[] {
       layer.upWeight,
       layer.downWeight,
     ]),
-    ...[...weights.heads.values()].flatMap((head) => [head.weight, head.bias]),
+    ...[...weights.heads.values()].flatMap((head) => head.steps.flatMap((step) => (step.op === 'linear' ? [step.weight, step.bias] : []))),
   ];
   return tensors.filter((tensor) => tensor !== undefined);
 }

@@ -1,3 +1,4 @@
+import { isDecoderSource, unsupportedSourceReason } from '@reward-lens/core';
 import type { BackendRegistration } from '@reward-lens/core/internal';
 import { createTinyBackendAsync } from './create-tiny-backend.js';
 
@@ -8,11 +9,12 @@ import { createTinyBackendAsync } from './create-tiny-backend.js';
 export const tinyBackendRegistration: BackendRegistration = {
   name: 'tiny',
   priority: 10,
+  sourceKinds: ['decoder'],
   unavailableReason(source) {
-    return source.kind === 'decoder' ? null : 'backend-tiny runs decoder weights in memory, not ONNX graphs';
+    return isDecoderSource(source) ? null : unsupportedSourceReason('tiny', source, ['decoder']);
   },
   async create(source) {
-    if (source.kind !== 'decoder') throw new Error(`backend-tiny cannot run a "${source.kind}" source`);
+    if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('tiny', source, ['decoder']));
     return createTinyBackendAsync(source.model);
   },
 };

@@ -1,6 +1,5 @@
-import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { runBackendConformance } from '@reward-lens/core/testing';
-import { it } from 'vitest';
+import { runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
+import { describe, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
 
@@ -15,10 +14,11 @@ if (unavailable && process.env.CI) {
   it.skip(`backend conformance: webgpu (skipped: ${unavailable})`, () => undefined);
 } else {
   // One SwiftShader device for every backend of the suite: each backend still uploads its own
-  // weights and owns its caches, but the shaders compile once.
+  // weights and owns its caches, but the shaders compile once. Parity against the float64 oracle
+  // (the kit's default reference), for every head shape.
   runBackendConformance({
+    harness: vitestHarness({ describe, it }),
     label: 'backend-webgpu on SwiftShader',
     createBackend: async (model) => createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() }),
-    createReference: async (model) => createTinyBackend(model),
   });
 }

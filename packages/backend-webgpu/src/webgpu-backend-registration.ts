@@ -1,11 +1,12 @@
 import type {} from './webgpu-types.js';
-import type { BackendRegistration, ModelSource } from '@reward-lens/core/internal';
+import { isDecoderSource, unsupportedSourceReason, type ModelSource } from '@reward-lens/core';
+import type { BackendRegistration } from '@reward-lens/core/internal';
 import { createWebGpuBackend, type WebGpuBackendOptions } from './create-webgpu-backend.js';
 import { describeAdapterInfo, isSoftwareAdapter } from './device/adapter-kind.js';
 import { requestWebGpuAdapter } from './device/acquire-device.js';
 
-function decoderOnly(source: ModelSource): string | null {
-  return source.kind === 'decoder' ? null : 'backend-webgpu runs decoder weights in memory, not ONNX graphs';
+function decoderOnly(name: string, source: ModelSource): string | null {
+  return isDecoderSource(source) ? null : unsupportedSourceReason(name, source, ['decoder']);
 }
 
 function messageOf(error: unknown): string {
@@ -22,8 +23,9 @@ function messageOf(error: unknown): string {
 export const webGpuBackendRegistration: BackendRegistration = {
   name: 'webgpu',
   priority: 30,
+  sourceKinds: ['decoder'],
   async unavailableReason(source, { requestedByName }) {
-    const wrongSource = decoderOnly(source);
+    const wrongSource = decoderOnly('webgpu', source);
     if (wrongSource) return wrongSource;
     let adapter: GPUAdapter;
     try {
@@ -37,7 +39,7 @@ export const webGpuBackendRegistration: BackendRegistration = {
     return null;
   },
   async create(source, options) {
-    if (source.kind !== 'decoder') throw new Error(`backend-webgpu cannot run a "${source.kind}" source`);
+    if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('webgpu', source, ['decoder']));
     const settings = (options.settings?.webgpu ?? {}) as WebGpuBackendOptions;
     // Named by the user, a software adapter is acceptable (the backend's description says which adapter runs).
     return createWebGpuBackend(source.model, { powerPreference: 'high-performance', allowSoftwareAdapter: options.requestedByName === true, ...settings });
@@ -54,8 +56,9 @@ export const webGpuSoftwareBackendRegistration: BackendRegistration = {
   name: 'webgpu-software',
   priority: 5,
   explicitOnly: true,
+  sourceKinds: ['decoder'],
   async unavailableReason(source) {
-    const wrongSource = decoderOnly(source);
+    const wrongSource = decoderOnly('webgpu-software', source);
     if (wrongSource) return wrongSource;
     try {
       await requestWebGpuAdapter({ forceFallbackAdapter: true, allowSoftwareAdapter: true });
@@ -65,7 +68,7 @@ export const webGpuSoftwareBackendRegistration: BackendRegistration = {
     }
   },
   async create(source, options) {
-    if (source.kind !== 'decoder') throw new Error(`backend-webgpu cannot run a "${source.kind}" source`);
+    if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('webgpu-software', source, ['decoder']));
     const settings = (options.settings?.['webgpu-software'] ?? {}) as WebGpuBackendOptions;
     return createWebGpuBackend(source.model, { forceFallbackAdapter: true, allowSoftwareAdapter: true, name: 'webgpu-software', ...settings });
   },

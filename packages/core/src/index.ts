@@ -53,10 +53,24 @@ export {
   type BackendRegistration,
   type ResolvedBackend,
 } from './backend/registry.js';
-export type { ModelSource } from './backend/model-source.js';
+export {
+  isDecoderSource,
+  isOnnxSource,
+  unsupportedSourceReason,
+  type DecoderModelSource,
+  type ModelSource,
+  type ModelSourceBase,
+  type OnnxModelSource,
+} from './backend/model-source.js';
 export {
   createRandomDecoder,
   defineDecoderConfig,
+  describeHead,
+  describeHeads,
+  FINAL_NORM_WEIGHT,
+  formatHeadDescription,
+  outputProjectionOf,
+  unknownHeadOperation,
   expectedTensorShapes,
   headWidth,
   tinyDecoderConfig,
@@ -64,7 +78,9 @@ export {
   type DecoderArchitecture,
   type DecoderConfig,
   type DecoderModel,
+  type HeadDescription,
   type HeadHiddenLayer,
+  type HeadOperation,
   type HeadSpec,
 } from './model/index.js';
 export * from './recipes/index.js';

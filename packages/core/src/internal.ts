@@ -4,7 +4,7 @@
  */
 export * from './backend/v1/index.js';
 export * from './backend/registry.js';
-export type { ModelSource } from './backend/model-source.js';
+export * from './backend/model-source.js';
 export * from './model/index.js';
 export * from './capabilities.js';
 export * from './errors/index.js';

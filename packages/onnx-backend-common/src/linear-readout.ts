@@ -1,14 +1,21 @@
-import { headWidth, type DecoderModel } from '@reward-lens/core/internal';
+import { describeHead, unknownHeadOperation, type DecoderModel } from '@reward-lens/core';
 
-/** The final norm and the heads, to apply a head to an inner layer's hidden state in JavaScript. */
+/** A head's operation with its tensors resolved, for the JavaScript readout. */
+type ReadoutStep =
+  | { op: 'rms-norm'; weight: Float32Array; eps: number }
+  | { op: 'linear'; weight: Float32Array; bias: Float32Array | undefined; inFeatures: number; outFeatures: number }
+  | { op: 'relu' };
+
+/** The heads compiled from their descriptions, to apply one to an inner layer's hidden state in JavaScript. */
 export interface ReadoutWeights {
   hiddenSize: number;
-  finalNorm: Float32Array;
-  eps: number;
-  heads: Map<string, { weight: Float32Array; bias: Float32Array | undefined; width: number }>;
+  heads: Map<string, { width: number; steps: ReadoutStep[] }>;
 }
 
-/** The readout weights of the decoder a graph was exported from (validated by the caller). */
+/**
+ * The readout of the decoder a graph was exported from (validated by the caller): each head's
+ * description (`describeHead`: final norm, hidden layers, output projection) with its tensors.
+ */
 export function readoutWeightsOf(model: DecoderModel): ReadoutWeights {
   const { config, tensors } = model;
   const tensor = (name: string) => {
@@ -18,19 +25,37 @@ export function readoutWeightsOf(model: DecoderModel): ReadoutWeights {
   };
   const heads: ReadoutWeights['heads'] = new Map();
   for (const head of config.heads) {
-    const width = headWidth(config, head);
-    if (head.kind === 'lm') {
-      heads.set(head.name, { weight: tensor(config.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight'), bias: undefined, width });
-    } else {
-      heads.set(head.name, { weight: tensor(head.weight), bias: head.bias === undefined ? undefined : tensor(head.bias), width });
-    }
+    const description = describeHead(config, head);
+    const steps = description.operations.map((operation): ReadoutStep => {
+      switch (operation.op) {
+        case 'rms-norm':
+          return { op: 'rms-norm', weight: tensor(operation.weight), eps: operation.eps };
+        case 'linear': {
+          const { inFeatures, outFeatures } = operation;
+          return {
+            op: 'linear',
+            weight: tensor(operation.weight),
+            bias: operation.bias === undefined ? undefined : tensor(operation.bias),
+            inFeatures,
+            outFeatures,
+          };
+        }
+        case 'relu':
+          return { op: 'relu' };
+        default:
+          return unknownHeadOperation(operation);
+      }
+    });
+    if (steps[steps.length - 1]?.op !== 'linear') throw new Error(`head "${head.name}" does not end with its output projection`);
+    heads.set(head.name, { width: description.width, steps });
   }
-  return { hiddenSize: config.hiddenSize, finalNorm: tensor('model.norm.weight'), eps: config.rmsNormEps, heads };
+  return { hiddenSize: config.hiddenSize, heads };
 }
 
 /**
- * `head(rmsNorm(h))` for `count` hidden states `[count, hidden]`, in float64 with one float32
- * rounding per value (as backend-tiny computes it). With `columns`, only those rows of the head.
+ * A head applied to `count` hidden states `[count, hidden]`: every step of its description in
+ * float64, each step's outputs rounded once to float32 (as backend-tiny computes them). With
+ * `columns`, only those rows of the output projection.
  */
 export function applyReadout(
   weights: ReadoutWeights,
@@ -41,20 +66,51 @@ export function applyReadout(
 ): Float32Array {
   const head = weights.heads.get(headName);
   if (!head) throw new Error(`no readout weights for head "${headName}"`);
-  const { hiddenSize, finalNorm, eps } = weights;
-  const selected = columns ?? Array.from({ length: head.width }, (_, column) => column);
-  const out = new Float32Array(count * selected.length);
-  const normed = new Float32Array(hiddenSize);
+  let values: Float32Array = hidden.slice(0, count * weights.hiddenSize);
+  let width = weights.hiddenSize;
+  head.steps.forEach((step, index) => {
+    switch (step.op) {
+      case 'rms-norm':
+        values = rmsNormRows(values, count, width, step.weight, step.eps);
+        break;
+      case 'relu':
+        values = values.map((value) => Math.max(value, 0));
+        break;
+      case 'linear': {
+        const rows = index === head.steps.length - 1 && columns !== undefined ? columns : undefined;
+        values = linearRows(values, count, step, rows);
+        width = rows?.length ?? step.outFeatures;
+        break;
+      }
+      default:
+        unknownHeadOperation(step);
+    }
+  });
+  return values;
+}
+
+function rmsNormRows(x: Float32Array, count: number, width: number, weight: Float32Array, eps: number): Float32Array {
+  const out = new Float32Array(count * width);
   for (let token = 0; token < count; token++) {
-    const offset = token * hiddenSize;
+    const offset = token * width;
     let sumOfSquares = 0;
-    for (let index = 0; index < hiddenSize; index++) sumOfSquares += hidden[offset + index]! * hidden[offset + index]!;
-    const inverseRoot = 1 / Math.sqrt(sumOfSquares / hiddenSize + eps);
-    for (let index = 0; index < hiddenSize; index++) normed[index] = hidden[offset + index]! * inverseRoot * finalNorm[index]!;
-    selected.forEach((column, index) => {
-      let sum = head.bias?.[column] ?? 0;
-      const row = column * hiddenSize;
-      for (let k = 0; k < hiddenSize; k++) sum += normed[k]! * head.weight[row + k]!;
+    for (let index = 0; index < width; index++) sumOfSquares += x[offset + index]! * x[offset + index]!;
+    const inverseRoot = 1 / Math.sqrt(sumOfSquares / width + eps);
+    for (let index = 0; index < width; index++) out[offset + index] = x[offset + index]! * inverseRoot * weight[index]!;
+  }
+  return out;
+}
+
+function linearRows(x: Float32Array, count: number, step: Extract<ReadoutStep, { op: 'linear' }>, rows: readonly number[] | undefined): Float32Array {
+  const { inFeatures, weight, bias } = step;
+  const selected = rows ?? Array.from({ length: step.outFeatures }, (_, row) => row);
+  const out = new Float32Array(count * selected.length);
+  for (let token = 0; token < count; token++) {
+    const offset = token * inFeatures;
+    selected.forEach((row, index) => {
+      let sum = bias?.[row] ?? 0;
+      const start = row * inFeatures;
+      for (let k = 0; k < inFeatures; k++) sum += x[offset + k]! * weight[start + k]!;
       out[token * selected.length + index] = sum;
     });
   }

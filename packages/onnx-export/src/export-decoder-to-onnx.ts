@@ -1,6 +1,6 @@
 import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSpec } from '@reward-lens/core/internal';
 import { attentionBiasNodes, rotaryInputNodes } from './decoder/attention-inputs.js';
-import { requireTensor, rmsNormNodes, type DecoderGraphContext } from './decoder/decoder-graph-context.js';
+import { requireTensor, type DecoderGraphContext } from './decoder/decoder-graph-context.js';
 import { decoderLayerNodes } from './decoder/decoder-layer-nodes.js';
 import { headNodes } from './decoder/head-nodes.js';
 import { initializerByteLength } from './external-data.js';
@@ -74,10 +74,9 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   }
 
   if (heads.length > 0) {
-    const normed = rmsNormNodes(context, hidden, 'model.norm.weight', '/model/norm');
     const outputNames = headOutputNames(heads);
     for (const head of heads) {
-      const output = headNodes(context, head, normed, embeddingTable, outputNames.get(head.name)!);
+      const output = headNodes(context, head, hidden, embeddingTable, outputNames.get(head.name)!);
       const width = head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels;
       builder.output(output, DataType.FLOAT, [batch, sequence, width]);
     }

@@ -1,6 +1,5 @@
-import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createRandomDecoder, headWidth, type DecoderModel } from '@reward-lens/core/internal';
-import { expectClose } from '@reward-lens/core/testing';
+import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { InferenceSession } from 'onnxruntime-node';
 import { describe, it } from 'vitest';
 import { headOutputNames } from './onnx-names.js';
@@ -10,9 +9,9 @@ import { exportTestConfigs } from './test-support/test-configs.js';
 
 const TOLERANCE = 1e-4;
 
-/** backend-tiny's values for every head and hidden layer at every position of one unpadded row. */
-async function tinyReads(model: DecoderModel, ids: number[]) {
-  const backend = createTinyBackend(model);
+/** The float64 oracle's values for every head and hidden layer at every position of one unpadded row. */
+async function oracleReads(model: DecoderModel, ids: number[]) {
+  const backend = createReferenceBackend(model);
   const positions = [Array.from(ids, (_, index) => index)];
   const { config } = model;
   const { reads } = await backend.doForward({
@@ -32,7 +31,7 @@ function idsOf(length: number, vocabSize: number, seed: number): number[] {
   return Array.from({ length }, (_, index) => (index * 37 + seed * 11 + 1) % vocabSize);
 }
 
-describe('exported graphs match backend-tiny', () => {
+describe('exported graphs match the float64 oracle', () => {
   for (const { label, config } of exportTestConfigs) {
     it(label, async () => {
       const model = createRandomDecoder({ seed: 42, config });
@@ -40,8 +39,8 @@ describe('exported graphs match backend-tiny', () => {
       try {
         const long = idsOf(13, config.vocabSize, 1);
         const short = idsOf(6, config.vocabSize, 2);
-        const expectedLong = await tinyReads(model, long);
-        const expectedShort = await tinyReads(model, short);
+        const expectedLong = await oracleReads(model, long);
+        const expectedShort = await oracleReads(model, short);
         // A padded batch: the short row right-padded, then left-padded, beside the long row.
         const { outputs, cell } = await runGraph(session, config, [{ ids: long }, { ids: short }, { ids: short, leftPadding: 7 }]);
         const outputNames = headOutputNames(config.heads);
@@ -72,7 +71,7 @@ describe('exported graphs match backend-tiny', () => {
     const session = await InferenceSession.create(exportDecoderToOnnx(model, { withPast: true }), testSessionOptions);
     try {
       const full = idsOf(12, config.vocabSize, 3);
-      const expected = (await tinyReads(model, full)).heads[0]!;
+      const expected = (await oracleReads(model, full)).heads[0]!;
       const prefix = await runGraph(session, config, [{ ids: full.slice(0, 8) }]);
       const tensors: Record<string, Float32Array> = {};
       for (let layer = 0; layer < config.numLayers; layer++) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DataType, decodeModelProto, type OnnxTypes } from './graph/onnx.js';
 import { exportDecoderToOnnx } from './index.js';
 import { testSessionOptions } from './test-support/run-graph.js';
+import { exportTestConfigs } from './test-support/test-configs.js';
 
 const model = createRandomDecoder({ seed: 1 });
 
@@ -35,6 +36,7 @@ const portableOperators = new Set([
   'Pow',
   'Range',
   'ReduceMean',
+  'Relu',
   'Reshape',
   'Shape',
   'Sigmoid',
@@ -96,6 +98,19 @@ describe('exported graph structure', () => {
     const rotaryBytes = 2 * tinyDecoderConfig.maxPositions * (tinyDecoderConfig.headDim / 2) * 4;
     expect(weightBytes - modelBytes - rotaryBytes).toBeGreaterThan(0);
     expect(weightBytes - modelBytes - rotaryBytes).toBeLessThan(1024);
+  });
+
+  it('compiles the Qwen2.5-Math-PRM head whole: one shared final norm, score.0, Relu, score.2, with portable operators', () => {
+    const qwen = createRandomDecoder({ seed: 3, config: exportTestConfigs[1]!.config });
+    const graph = graphOf(exportDecoderToOnnx(qwen, { withPast: false }));
+    for (const node of graph.node) expect(portableOperators.has(node.opType!), `operator ${node.opType}`).toBe(true);
+    const prmNodes = graph.node.filter((node) => node.name!.startsWith('/heads/prm/'));
+    expect(prmNodes.map((node) => node.opType)).toEqual(['MatMul', 'Add', 'Relu', 'MatMul', 'Add']);
+    expect(prmNodes[0]!.input![1]).toBe('score.0.weight_transposed');
+    expect(prmNodes[3]!.input![1]).toBe('score.2.weight_transposed');
+    expect(prmNodes.at(-1)!.output).toEqual(['class_logits.prm']);
+    // The four heads read one final norm.
+    expect(graph.node.filter((node) => node.name!.startsWith('/model/norm/') && node.opType === 'ReduceMean')).toHaveLength(1);
   });
 
   it('without past has no cache inputs or outputs and a mask over the new tokens only', () => {

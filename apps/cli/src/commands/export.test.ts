@@ -98,7 +98,7 @@ describe('export onnx', () => {
     expect(onnx!.backend).toBe('onnx-node');
     expect(onnx!.notes).toEqual([
       `backend "onnx-node" ran the ONNX graph ${join(classifierOnnx, 'model.onnx')}`,
-      'backend "webgpu" skipped: backend-webgpu runs decoder weights in memory, not ONNX graphs',
+      'backend "webgpu" skipped: backend "webgpu" runs decoder weights in memory, not ONNX graphs',
       'recipe "sequence-classifier" inferred from config.json\'s architecture',
       `found ${join(classifierOnnx, 'model.onnx')}: the ONNX graph is run, not the safetensors weights`,
     ]);
@@ -133,7 +133,7 @@ describe('export onnx', () => {
   it('--backend tiny cannot run an ONNX folder, and the error says why', async () => {
     const { exitCode, stderr } = await runMain(['generate', '--model', storiesOnnx, '--backend', 'tiny', '--prompt', 'Tom']);
     expect(exitCode).toBe(1);
-    expect(stderr).toMatch(/^reward-lens: BACKEND_RESOLUTION: .*"tiny".*\n {2}- tiny: backend-tiny runs decoder weights in memory, not ONNX graphs\n$/);
+    expect(stderr).toMatch(/^reward-lens: BACKEND_RESOLUTION: .*"tiny".*\n {2}- tiny: backend "tiny" runs decoder weights in memory, not ONNX graphs\n$/);
   });
 });
 

@@ -1,4 +1,5 @@
-import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/core/internal';
+import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/core/internal';
+import { compileHead, type TinyHeadStep } from './heads.js';
 
 /** One decoder block's tensors, by role. */
 export interface LayerWeights {
@@ -16,15 +17,12 @@ export interface LayerWeights {
   downWeight: Float32Array;
 }
 
-/** A head as a linear map `[width, hidden]` (+ bias) applied to the final-normed state. */
+/** A head compiled from its description (`describeHead`): the operations to apply, in order. */
 export interface HeadWeights {
   name: string;
   kind: HeadKindV1;
   width: number;
-  weight: Float32Array;
-  bias: Float32Array | undefined;
-  /** A `relu(W·x + b)` layer `[hidden, hidden]` applied before `weight`, when the head has one. */
-  hiddenLayer: { weight: Float32Array; bias: Float32Array | undefined } | undefined;
+  steps: TinyHeadStep[];
 }
 
 /**
@@ -35,7 +33,6 @@ export interface DecoderWeights {
   config: DecoderConfig;
   embedTokens: Float32Array;
   layers: LayerWeights[];
-  finalNorm: Float32Array;
   heads: Map<string, HeadWeights>;
 }
 
@@ -69,15 +66,6 @@ export function gatherDecoderWeights(model: DecoderModel): DecoderWeights {
   }
   const embedTokens = required('model.embed_tokens.weight');
   const heads = new Map<string, HeadWeights>();
-  for (const head of config.heads) {
-    const width = headWidth(config, head);
-    if (head.kind === 'lm') {
-      const weight = config.tieWordEmbeddings ? embedTokens : required('lm_head.weight');
-      heads.set(head.name, { name: head.name, kind: head.kind, width, weight, bias: undefined, hiddenLayer: undefined });
-    } else {
-      const hiddenLayer = head.hidden ? { weight: required(head.hidden.weight), bias: optional(head.hidden.bias) } : undefined;
-      heads.set(head.name, { name: head.name, kind: head.kind, width, weight: required(head.weight), bias: optional(head.bias), hiddenLayer });
-    }
-  }
-  return { config, embedTokens, layers, finalNorm: required('model.norm.weight'), heads };
+  for (const head of config.heads) heads.set(head.name, compileHead(config, head, required));
+  return { config, embedTokens, layers, heads };
 }

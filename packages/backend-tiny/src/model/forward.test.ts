@@ -1,7 +1,7 @@
+import { mlpClassifierHead, referenceForward, referenceHead } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from '../create-tiny-backend.js';
 import type { KernelChoice } from '../kernels/kernel-choice.js';
-import { naiveForward, naiveHead } from '../test-support/naive-decoder.js';
 import { batchRequest, range, relativeError } from '../test-support/requests.js';
 import { testModel, tokenIds } from '../test-support/test-models.js';
 
@@ -18,14 +18,26 @@ const variants = [
     overrides: { numKvHeads: 1, tieWordEmbeddings: false, attentionBias: true, architecture: 'qwen2' as const },
   },
   { name: 'head dim not hidden / heads (8 per head, 6 heads / 3 kv)', overrides: { numHeads: 6, numKvHeads: 3, headDim: 8, ropeTheta: 500 } },
+  {
+    name: "Qwen2.5-Math-PRM's head (hidden layer, ReLU, 2 classes) read as the classifier",
+    overrides: {
+      architecture: 'qwen2' as const,
+      attentionBias: true,
+      heads: [
+        { name: 'value', kind: 'value' as const, weight: 'v_head.weight', bias: 'v_head.bias' },
+        { ...mlpClassifierHead, name: 'classifier' },
+        { name: 'lm', kind: 'lm' as const },
+      ],
+    },
+  },
 ];
 
 describe.each(kernelChoices)('on %s kernels', (kernels) => {
-  describe.each(variants)('forward matches a naive float64 reference: $name', ({ overrides }) => {
+  describe.each(variants)('forward matches the float64 oracle: $name', ({ overrides }) => {
     const model = testModel(7, overrides);
     const { config } = model;
     const ids = tokenIds(13, config.vocabSize);
-    const reference = naiveForward(model, ids);
+    const reference = referenceForward(model, ids);
     const positions = range(ids.length);
     const final = reference.states[config.numLayers]!;
 
@@ -34,7 +46,7 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
       const request = batchRequest([ids], () => config.heads.map((head) => ({ kind: 'head' as const, head: head.name, positions: [positions] })));
       const { reads } = await backend.doForward(request);
       config.heads.forEach((head, index) => {
-        const expected = final.flatMap((state) => naiveHead(model, state, head.name));
+        const expected = final.flatMap((state) => referenceHead(model, state, head.name));
         expect(reads[index]!.width).toBe(head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels);
         expect(relativeError(reads[index]!.values[0]!, expected)).toBeLessThan(TOLERANCE);
       });
@@ -57,7 +69,7 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
       );
       const { reads } = await backend.doForward(request);
       for (let layer = 0; layer < config.numLayers; layer++) {
-        const expected = [2, 12, 5].flatMap((position) => naiveHead(model, reference.states[layer]![position]!, 'classifier'));
+        const expected = [2, 12, 5].flatMap((position) => referenceHead(model, reference.states[layer]![position]!, 'classifier'));
         expect(relativeError(reads[layer]!.values[0]!, expected)).toBeLessThan(TOLERANCE);
       }
     });
@@ -68,7 +80,7 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
       const request = batchRequest([ids], () => [{ kind: 'head' as const, head: 'lm', positions: [[12, 3]], columns }]);
       const { reads } = await backend.doForward(request);
       const expected = [12, 3].flatMap((position) => {
-        const logits = naiveHead(model, final[position]!, 'lm');
+        const logits = referenceHead(model, final[position]!, 'lm');
         return columns.map((column) => logits[column]!);
       });
       expect(reads[0]!.width).toBe(columns.length);
@@ -80,13 +92,13 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
     it('sequences longer than one attention block of queries', async () => {
       const model = testModel(8, { numKvHeads: 2, numLayers: 2 });
       const ids = tokenIds(64, model.config.vocabSize, 3);
-      const final = naiveForward(model, ids).states[2]!;
+      const final = referenceForward(model, ids).states[2]!;
       const backend = createTinyBackend(model, { kernels });
       const { reads } = await backend.doForward(batchRequest([ids], () => [{ kind: 'head', head: 'classifier', positions: [range(64)] }]));
       expect(
         relativeError(
           reads[0]!.values[0]!,
-          final.flatMap((state) => naiveHead(model, state, 'classifier')),
+          final.flatMap((state) => referenceHead(model, state, 'classifier')),
         ),
       ).toBeLessThan(TOLERANCE);
     });
@@ -108,7 +120,7 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
       ];
       const model = testModel(4, { heads, numLayers: 1 });
       const ids = tokenIds(5, model.config.vocabSize);
-      const final = naiveForward(model, ids).states[1]!;
+      const final = referenceForward(model, ids).states[1]!;
       const backend = createTinyBackend(model, { kernels });
       const { reads } = await backend.doForward(
         batchRequest([ids], () => heads.map((head) => ({ kind: 'head' as const, head: head.name, positions: [range(5)] }))),
@@ -117,7 +129,7 @@ describe.each(kernelChoices)('on %s kernels', (kernels) => {
         expect(
           relativeError(
             reads[index]!.values[0]!,
-            final.flatMap((state) => naiveHead(model, state, head.name)),
+            final.flatMap((state) => referenceHead(model, state, head.name)),
           ),
         ).toBeLessThan(TOLERANCE);
       });

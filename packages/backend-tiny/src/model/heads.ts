@@ -1,51 +1,107 @@
+import { describeHead, unknownHeadOperation, type DecoderConfig, type HeadSpec } from '@reward-lens/core';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { HeadWeights } from './decoder-weights.js';
 import { rmsNorm } from './rms-norm.js';
 
+/** A head's description compiled for these kernels: each operation with its tensors resolved. */
+export type TinyHeadStep =
+  | { op: 'rms-norm'; weight: Float32Array; eps: number }
+  | { op: 'linear'; weight: Float32Array; bias: Float32Array | undefined; inFeatures: number; outFeatures: number }
+  | { op: 'relu' };
+
+/** Compiles `describeHead(config, head)`: every operation of the description, none dropped. */
+export function compileHead(config: DecoderConfig, head: HeadSpec, tensor: (name: string) => Float32Array): HeadWeights {
+  const description = describeHead(config, head);
+  const steps = description.operations.map((operation): TinyHeadStep => {
+    switch (operation.op) {
+      case 'rms-norm':
+        return { op: 'rms-norm', weight: tensor(operation.weight), eps: operation.eps };
+      case 'linear': {
+        const { inFeatures, outFeatures } = operation;
+        return {
+          op: 'linear',
+          weight: tensor(operation.weight),
+          bias: operation.bias === undefined ? undefined : tensor(operation.bias),
+          inFeatures,
+          outFeatures,
+        };
+      }
+      case 'relu':
+        return { op: 'relu' };
+      default:
+        return unknownHeadOperation(operation);
+    }
+  });
+  const last = steps[steps.length - 1];
+  if (last?.op !== 'linear') throw new Error(`head "${head.name}" does not end with its output projection`);
+  return { name: head.name, kind: head.kind, width: description.width, steps };
+}
+
 /**
- * Applies the final norm (RMSNorm with `model.norm.weight`), the head's hidden layer when it has
- * one (`relu(W·x + b)`), and then the head's projection to chosen tokens
- * of a residual stream. Only those tokens are projected, and with `columns` only those rows
- * of the head matrix: an `lm` head over a large vocabulary costs `columns.length` dot products
- * per token, not the vocabulary.
+ * Applies a compiled head to chosen tokens of a residual stream: the final norm, the head's
+ * hidden layers, its output projection (at an inner layer as at the last). Only those tokens are
+ * computed, and with `columns` only those rows of the output projection: an `lm` head over a
+ * large vocabulary costs `columns.length` dot products per token, not the vocabulary.
  *
  * Returns `[tokenIndices.length, columns?.length ?? head.width]`, token-major.
  */
 export function applyHead(
   kernels: KernelSet,
   head: HeadWeights,
-  finalNorm: Float32Array,
-  eps: number,
   stream: Float32Array,
   hiddenSize: number,
   tokenIndices: Int32Array,
   columns: readonly number[] | undefined,
 ): Float32Array {
   const count = tokenIndices.length;
-  const normed = new Float32Array(count * hiddenSize);
-  for (let index = 0; index < count; index++) {
-    rmsNorm(normed, index * hiddenSize, stream, tokenIndices[index]! * hiddenSize, finalNorm, 1, hiddenSize, eps);
+  // The chosen tokens' rows, gathered (or normed straight out of the stream when the head starts with its norm).
+  let values = new Float32Array(count * hiddenSize);
+  let width = hiddenSize;
+  let first = 0;
+  const start = head.steps[0];
+  if (start?.op === 'rms-norm') {
+    for (let index = 0; index < count; index++) {
+      rmsNorm(values, index * hiddenSize, stream, tokenIndices[index]! * hiddenSize, start.weight, 1, hiddenSize, start.eps);
+    }
+    first = 1;
+  } else {
+    for (let index = 0; index < count; index++) {
+      values.set(stream.subarray(tokenIndices[index]! * hiddenSize, (tokenIndices[index]! + 1) * hiddenSize), index * hiddenSize);
+    }
   }
-  let input = normed;
-  if (head.hiddenLayer) {
-    input = new Float32Array(count * hiddenSize);
-    kernels.matmulTransposed(input, normed, head.hiddenLayer.weight, count, hiddenSize, hiddenSize, head.hiddenLayer.bias);
-    for (let index = 0; index < input.length; index++) if (input[index]! < 0) input[index] = 0;
+  const lastStep = head.steps.length - 1;
+  for (let index = first; index <= lastStep; index++) {
+    const step = head.steps[index]!;
+    switch (step.op) {
+      case 'rms-norm':
+        rmsNorm(values, 0, values, 0, step.weight, count, width, step.eps);
+        break;
+      case 'relu':
+        for (let element = 0; element < values.length; element++) if (values[element]! < 0) values[element] = 0;
+        break;
+      case 'linear': {
+        const selected = index === lastStep && columns !== undefined ? selectRows(step, columns) : step;
+        const out = new Float32Array(count * selected.outFeatures);
+        kernels.matmulTransposed(out, values, selected.weight, count, step.inFeatures, selected.outFeatures, selected.bias);
+        values = out;
+        width = selected.outFeatures;
+        break;
+      }
+      default:
+        unknownHeadOperation(step);
+    }
   }
-  let weight = head.weight;
-  let bias = head.bias;
-  let width = head.width;
-  if (columns !== undefined) {
-    width = columns.length;
-    weight = new Float32Array(width * hiddenSize);
-    const selectedBias = head.bias ? new Float32Array(width) : undefined;
-    columns.forEach((column, index) => {
-      weight.set(head.weight.subarray(column * hiddenSize, (column + 1) * hiddenSize), index * hiddenSize);
-      if (selectedBias) selectedBias[index] = head.bias![column]!;
-    });
-    bias = selectedBias;
-  }
-  const out = new Float32Array(count * width);
-  kernels.matmulTransposed(out, input, weight, count, hiddenSize, width, bias);
-  return out;
+  return values;
+}
+
+/** The output projection restricted to `columns` (rows of its weight and bias), in the order asked. */
+function selectRows(step: Extract<TinyHeadStep, { op: 'linear' }>, columns: readonly number[]): Extract<TinyHeadStep, { op: 'linear' }> {
+  const { inFeatures } = step;
+  const weight = new Float32Array(columns.length * inFeatures);
+  const bias = step.bias ? new Float32Array(columns.length) : undefined;
+  columns.forEach((column, index) => {
+    weight.set(step.weight.subarray(column * inFeatures, (column + 1) * inFeatures), index * inFeatures);
+    if (bias) bias[index] = step.bias![column]!;
+  });
+  return { op: 'linear', weight, bias, inFeatures, outFeatures: columns.length };
 }

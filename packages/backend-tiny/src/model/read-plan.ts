@@ -37,7 +37,7 @@ export function planReads(reads: readonly ReadRequestV1[], packedIndex: Int32Arr
 
 /** Fills the results of every read taken after `layer` layers, given that stream. */
 export function serveReads(plans: readonly PlannedRead[], layer: number, stream: Float32Array, weights: DecoderWeights, kernels: KernelSet): void {
-  const { hiddenSize, rmsNormEps } = weights.config;
+  const { hiddenSize } = weights.config;
   for (const plan of plans) {
     if (plan.layer !== layer) continue;
     const { request, tokenIndices } = plan;
@@ -49,7 +49,7 @@ export function serveReads(plans: readonly PlannedRead[], layer: number, stream:
       });
     } else {
       const head = weights.heads.get(request.head)!;
-      packed = applyHead(kernels, head, weights.finalNorm, rmsNormEps, stream, hiddenSize, tokenIndices, request.columns);
+      packed = applyHead(kernels, head, stream, hiddenSize, tokenIndices, request.columns);
     }
     const { width } = plan.result;
     let offset = 0;

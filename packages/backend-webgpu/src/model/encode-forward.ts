@@ -81,36 +81,56 @@ export function recordForward(
       );
       return;
     }
+    // The head's compiled steps (`describeHead`): the final norm, hidden layers (ReLU fused), the output projection.
     const head = weights.heads.get(request.head)!;
-    const readNormed = scratch(`final norm for ${head.name}`, rows * hiddenSize);
-    kernels.rmsNorm(recorder, { input: hidden, weight: weights.finalNorm, output: readNormed, indices, rows, width: hiddenSize, eps: rmsNormEps });
-    let weight = head.weight;
-    let bias = head.bias;
-    if (request.columns !== undefined) {
-      // Only the chosen rows of the head matrix are multiplied: an lm head over a large vocabulary
-      // costs `columns.length` dot products per position.
-      const columns = recorder.indices(Uint32Array.from(request.columns));
-      const count = request.columns.length;
-      weight = scratch(`${head.name} columns`, count * hiddenSize, weightType === 'f16' ? 2 : 4);
-      kernels.gather(
-        recorder,
-        { source: weightType, target: weightType },
-        { indices: columns, source: head.weight, output: weight, rows: count, width: hiddenSize },
-      );
-      if (head.bias) {
-        bias = scratch(`${head.name} column biases`, count);
-        kernels.gather(recorder, { source: 'f32', target: 'f32' }, { indices: columns, source: head.bias, output: bias, rows: count, width: 1 });
+    let x: GPUBuffer | undefined;
+    let width = hiddenSize;
+    head.steps.forEach((step, index) => {
+      const last = index === head.steps.length - 1;
+      if (step.op === 'rms-norm') {
+        const out = scratch(`${head.name} norm`, rows * width);
+        // The first step reads the chosen tokens straight out of the residual stream.
+        kernels.rmsNorm(recorder, { input: x ?? hidden, weight: step.weight, output: out, ...(x ? {} : { indices }), rows, width, eps: step.eps });
+        x = out;
+        return;
       }
-    }
-    kernels.matmul(recorder, 'linear', {
-      x: readNormed,
-      w: weight,
-      out: results,
-      bias,
-      rows,
-      columns: read.width,
-      depth: hiddenSize,
-      outOffset: read.resultOffset,
+      if (!x) {
+        x = scratch(`${head.name} input`, rows * width);
+        kernels.gather(recorder, { source: 'f32', target: 'f32' }, { indices, source: hidden, output: x, rows, width });
+      }
+      let weight = step.weight;
+      let bias = step.bias;
+      let outFeatures = step.outFeatures;
+      if (last && request.columns !== undefined) {
+        // Only the chosen rows of the output projection are multiplied: an lm head over a large
+        // vocabulary costs `columns.length` dot products per position.
+        const columns = recorder.indices(Uint32Array.from(request.columns));
+        outFeatures = request.columns.length;
+        weight = scratch(`${head.name} columns`, outFeatures * step.inFeatures, weightType === 'f16' ? 2 : 4);
+        kernels.gather(
+          recorder,
+          { source: weightType, target: weightType },
+          { indices: columns, source: step.weight, output: weight, rows: outFeatures, width: step.inFeatures },
+        );
+        if (step.bias) {
+          bias = scratch(`${head.name} column biases`, outFeatures);
+          kernels.gather(recorder, { source: 'f32', target: 'f32' }, { indices: columns, source: step.bias, output: bias, rows: outFeatures, width: 1 });
+        }
+      }
+      const out = last ? results : scratch(`${head.name} layer ${index}`, rows * outFeatures);
+      kernels.matmul(recorder, 'linear', {
+        x,
+        w: weight,
+        out,
+        bias,
+        relu: step.relu,
+        rows,
+        columns: outFeatures,
+        depth: step.inFeatures,
+        ...(last ? { outOffset: read.resultOffset } : {}),
+      });
+      x = out;
+      width = outFeatures;
     });
   };
 

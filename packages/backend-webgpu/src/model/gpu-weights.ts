@@ -1,4 +1,5 @@
-import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/core/internal';
+import { describeHead, headWidth, unknownHeadOperation, type HeadDescription } from '@reward-lens/core';
+import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/core/internal';
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
 import type { WeightType } from '../shaders/shader-types.js';
@@ -17,12 +18,20 @@ export interface GpuLayerWeights {
   downWeight: GPUBuffer;
 }
 
+/**
+ * A head's operation on the GPU. A ReLU is fused into the linear layer before it (`relu`), so
+ * Qwen2.5-Math-PRM's `score.0` → ReLU is one matmul dispatch.
+ */
+export type GpuHeadStep =
+  | { op: 'rms-norm'; weight: GPUBuffer; eps: number; size: number }
+  | { op: 'linear'; weight: GPUBuffer; bias: GPUBuffer | undefined; inFeatures: number; outFeatures: number; relu: boolean };
+
+/** A head compiled from its description (`describeHead`); the last step is the output projection. */
 export interface GpuHeadWeights {
   name: string;
   kind: HeadKindV1;
   width: number;
-  weight: GPUBuffer;
-  bias: GPUBuffer | undefined;
+  steps: GpuHeadStep[];
 }
 
 /** A decoder's tensors on the GPU, uploaded once per backend. Matrices in `weightType`; norms, biases and rotary tables in f32. */
@@ -31,7 +40,6 @@ export interface GpuWeights {
   weightType: WeightType;
   embedTokens: GPUBuffer;
   layers: GpuLayerWeights[];
-  finalNorm: GPUBuffer;
   heads: Map<string, GpuHeadWeights>;
   rotaryCos: GPUBuffer;
   rotarySin: GPUBuffer;
@@ -76,22 +84,57 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
     });
   }
   const embedTokens = matrix('model.embed_tokens.weight', tensor('model.embed_tokens.weight'));
+  // Each tensor uploads once, whichever heads read it (a tied LM head reads the embedding table).
+  const uploaded = new Map<string, GPUBuffer>([['model.embed_tokens.weight', embedTokens]]);
+  const once = (name: string, make: () => GPUBuffer) => {
+    let buffer = uploaded.get(name);
+    if (!buffer) {
+      buffer = make();
+      uploaded.set(name, buffer);
+    }
+    return buffer;
+  };
   const heads = new Map<string, GpuHeadWeights>();
   for (const head of config.heads) {
-    const width = headWidth(config, head);
-    if (head.kind === 'lm') {
-      const weight = config.tieWordEmbeddings ? embedTokens : matrix('lm_head.weight', tensor('lm_head.weight'));
-      heads.set(head.name, { name: head.name, kind: head.kind, width, weight, bias: undefined });
-    } else {
-      const bias = head.bias === undefined ? undefined : vector(head.bias);
-      heads.set(head.name, { name: head.name, kind: head.kind, width, weight: matrix(head.weight, tensor(head.weight)), bias });
-    }
+    const steps = compileHead(describeHead(config, head), {
+      matrix: (name) => once(name, () => matrix(name, tensor(name))),
+      vector: (name) => once(name, () => vector(name)),
+    });
+    heads.set(head.name, { name: head.name, kind: head.kind, width: headWidth(config, head), steps });
   }
-  const finalNorm = vector('model.norm.weight');
   const rotary = createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta);
   const rotaryCos = upload('rotary cos', rotary.cos);
   const rotarySin = upload('rotary sin', rotary.sin);
-  return { config, weightType, embedTokens, layers, finalNorm, heads, rotaryCos, rotarySin, buffers, byteLength };
+  return { config, weightType, embedTokens, layers, heads, rotaryCos, rotarySin, buffers, byteLength };
+}
+
+/** Compiles a head's description into GPU steps: every operation kept, each ReLU fused into the linear layer before it. */
+export function compileHead(description: HeadDescription, upload: { matrix: (name: string) => GPUBuffer; vector: (name: string) => GPUBuffer }): GpuHeadStep[] {
+  const steps: GpuHeadStep[] = [];
+  for (const operation of description.operations) {
+    switch (operation.op) {
+      case 'rms-norm':
+        steps.push({ op: 'rms-norm', weight: upload.vector(operation.weight), eps: operation.eps, size: operation.size });
+        break;
+      case 'linear': {
+        const { inFeatures, outFeatures } = operation;
+        const bias = operation.bias === undefined ? undefined : upload.vector(operation.bias);
+        steps.push({ op: 'linear', weight: upload.matrix(operation.weight), bias, inFeatures, outFeatures, relu: false });
+        break;
+      }
+      case 'relu': {
+        const previous = steps[steps.length - 1];
+        if (previous?.op !== 'linear' || previous.relu) throw new Error(`head "${description.name}": a ReLU must follow a linear layer on WebGPU`);
+        previous.relu = true;
+        break;
+      }
+      default:
+        unknownHeadOperation(operation);
+    }
+  }
+  const last = steps[steps.length - 1];
+  if (last?.op !== 'linear' || last.relu) throw new Error(`head "${description.name}" does not end with its output projection`);
+  return steps;
 }
 
 function concat(parts: Float32Array[]): Float32Array {

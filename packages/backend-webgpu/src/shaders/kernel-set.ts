@@ -16,6 +16,8 @@ export interface MatmulArguments {
   accumulate?: boolean;
   /** `linear`: a bias per output column. */
   bias?: BindingSource;
+  /** `linear`: `max(0, ·)` after the bias (a ReLU hidden layer of a head). */
+  relu?: boolean;
   /** `swiglu`: the up-projection (`w` is the gate). */
   up?: BindingSource;
   rows: number;
@@ -56,7 +58,7 @@ export class KernelSet {
   matmul(recorder: DispatchRecorder, kind: MatmulKind, args: MatmulArguments): void {
     const key = matmulKey({ weightType: this.weightType, kind });
     const params = recorder.uniform(
-      words(args.rows, args.columns, args.depth, args.xOffset ?? 0, args.outOffset ?? 0, args.accumulate ? 1 : 0, args.bias ? 1 : 0, 0),
+      words(args.rows, args.columns, args.depth, args.xOffset ?? 0, args.outOffset ?? 0, args.accumulate ? 1 : 0, args.bias ? 1 : 0, args.relu ? 1 : 0),
     );
     const fourth = kind === 'swiglu' ? args.up : (args.bias ?? this.#placeholder);
     if (!fourth) throw new Error('a swiglu matmul needs the up-projection');

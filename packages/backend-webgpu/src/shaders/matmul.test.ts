@@ -62,6 +62,18 @@ describe.skipIf((await webGpuUnavailableReason()) !== null)('tiled matmul shader
         'stored with bias',
       );
 
+      const rectified = upload(new Float32Array(rows * columns));
+      const rectifiedResult = await run(
+        (recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: rectified, bias: upload(bias), relu: true, rows, columns, depth }),
+        rectified,
+        rows * columns,
+      );
+      expectNear(
+        rectifiedResult,
+        product.map((value, index) => Math.max(0, value + bias[index % columns]!)),
+        'with bias and ReLU (a head hidden layer)',
+      );
+
       const accumulated = upload(start);
       const accumulatedResult = await run(
         (recorder) => kernels.matmul(recorder, 'linear', { x: upload(x), w: upload(w), out: accumulated, accumulate: true, rows, columns, depth }),

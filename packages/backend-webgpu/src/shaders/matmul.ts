@@ -40,7 +40,8 @@ export function matmulKey(variant: MatmulVariant): string {
  * per-row independence, which the backend relies on for padding invariance.
  *
  * Parameters: `rows, columns, depth, xOffset, outOffset` (offsets in elements), then for
- * `linear` `accumulate` (1: add to the output, a residual connection) and `hasBias`.
+ * `linear` `accumulate` (1: add to the output, a residual connection), `hasBias` and `relu`
+ * (1: `max(0, x·wᵀ + bias)`, a head's ReLU hidden layer, fused into the store).
  * Bindings: params, x, w, out, then `bias` (`linear`; bind any f32 buffer when `hasBias` is 0)
  * or the up-projection `w2` (`swiglu`).
  */
@@ -70,7 +71,7 @@ export function matmulShader(variant: MatmulVariant): string {
     return `${guard} { store(${at}, column${j}, acc${i}_${j}); }`;
   };
   return `${enableFor(weightType)}
-struct Params { rows: u32, columns: u32, depth: u32, xOffset: u32, outOffset: u32, accumulate: u32, hasBias: u32, pad0: u32 }
+struct Params { rows: u32, columns: u32, depth: u32, xOffset: u32, outOffset: u32, accumulate: u32, hasBias: u32, relu: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
 @group(0) @binding(2) var<storage, read> w: array<${weightType}>;
@@ -92,6 +93,7 @@ ${when(
 fn store(at: u32, column: u32, sum: f32) {
   var value = sum;
   if (params.hasBias != 0u) { value = value + bias[column]; }
+  if (params.relu != 0u) { value = max(value, 0.0); }
   if (params.accumulate != 0u) { value = out[at] + value; }
   out[at] = value;
 }`,

@@ -1,8 +1,53 @@
 import type { DecoderModel } from '../model/decoder-model.js';
 
-/** What a backend is asked to run. Backends skip sources they cannot run, with a reason. */
-export type ModelSource =
-  /** Float32 decoder weights in memory (seeded, converted, or loaded from safetensors). */
-  | { kind: 'decoder'; model: DecoderModel; description: string }
-  /** An ONNX graph on disk (with its external data beside it). */
-  | { kind: 'onnx'; path: string; description: string };
+/**
+ * What every model source has. The set of kinds is open: a third-party backend defines its own
+ * (name it after your package, `acme.remote-endpoint`) with whatever fields it needs, and core
+ * needs no change. Backends narrow by kind (`isDecoderSource`, `isOnnxSource`, or their own
+ * guard) and skip a source they cannot run with a reason (`unsupportedSourceReason`).
+ */
+export interface ModelSourceBase {
+  readonly kind: string;
+  /** Says what is being run, for the result's notes (`the weights in models/my-prm`). */
+  readonly description: string;
+}
+
+/** Built in: float32 decoder weights in memory (seeded, converted, or loaded from safetensors). */
+export interface DecoderModelSource extends ModelSourceBase {
+  readonly kind: 'decoder';
+  readonly model: DecoderModel;
+}
+
+/** Built in: an ONNX graph on disk (with its external data beside it). */
+export interface OnnxModelSource extends ModelSourceBase {
+  readonly kind: 'onnx';
+  readonly path: string;
+}
+
+/**
+ * What a backend is asked to run: one of the built-in kinds, or any other kind a backend defines
+ * as an interface extending `ModelSourceBase` (declare a variable of that type, then pass it on).
+ */
+export type ModelSource = DecoderModelSource | OnnxModelSource | ModelSourceBase;
+
+/** Narrows to decoder weights in memory. */
+export function isDecoderSource(source: ModelSource): source is DecoderModelSource {
+  return source.kind === 'decoder' && typeof (source as { model?: unknown }).model === 'object' && (source as { model?: unknown }).model !== null;
+}
+
+/** Narrows to an ONNX graph on disk. */
+export function isOnnxSource(source: ModelSource): source is OnnxModelSource {
+  return source.kind === 'onnx' && typeof (source as { path?: unknown }).path === 'string';
+}
+
+const builtInKinds: Readonly<Record<string, string>> = { decoder: 'decoder weights in memory', onnx: 'ONNX graphs' };
+
+/**
+ * The reason a backend gives for skipping a source of a kind it does not run, e.g.
+ * `backend "tiny" runs decoder weights in memory, not ONNX graphs`, or for a kind of its own
+ * `backend "tiny" runs decoder weights in memory, not "acme.remote-endpoint" sources`.
+ */
+export function unsupportedSourceReason(backend: string, source: ModelSource, supported: readonly string[]): string {
+  const spell = (kind: string) => builtInKinds[kind] ?? `"${kind}" sources`;
+  return `backend "${backend}" runs ${supported.map(spell).join(' and ')}, not ${spell(source.kind)}`;
+}

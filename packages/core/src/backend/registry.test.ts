@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BackendResolutionError } from '../errors/backend-resolution-error.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { createRandomDecoder } from '../model/random-decoder.js';
-import type { ModelSource } from './model-source.js';
+import { isDecoderSource, isOnnxSource, type ModelSource, type ModelSourceBase } from './model-source.js';
 import { backendCandidates, registerBackend, resolveBackend, type BackendRegistration } from './registry.js';
 import type { BackendV1 } from './v1/backend-v1.js';
 
@@ -56,5 +56,40 @@ describe('backend registry', () => {
   it('does not mask a broken model behind a fallback', async () => {
     removers.push(registerBackend(registration('test-broken', 1000, { fails: new ModelLoadError('bad header', { file: 'model.onnx' }) })));
     await expect(resolveBackend('test-broken', source)).rejects.toThrow(/model.onnx: bad header/);
+  });
+
+  it('runs a source of a kind core does not know: kinds are open, and a backend that does not run it is skipped with the reason', async () => {
+    interface EndpointSource extends ModelSourceBase {
+      kind: 'test.remote-endpoint';
+      url: string;
+    }
+    const isEndpoint = (candidate: ModelSource): candidate is EndpointSource =>
+      candidate.kind === 'test.remote-endpoint' && typeof (candidate as { url?: unknown }).url === 'string';
+    const served: string[] = [];
+    removers.push(
+      registerBackend({
+        name: 'test-remote',
+        priority: 998,
+        sourceKinds: ['test.remote-endpoint'],
+        unavailableReason: () => null,
+        create: async (candidate) => {
+          if (!isEndpoint(candidate)) throw new Error('not an endpoint');
+          served.push(candidate.url);
+          return { name: 'test-remote' } as unknown as BackendV1;
+        },
+      }),
+    );
+    removers.push(registerBackend({ ...registration('test-decoder-only', 999), sourceKinds: ['decoder'] }));
+    const endpoint: EndpointSource = { kind: 'test.remote-endpoint', url: 'https://example.invalid/prm', description: 'a remote PRM' };
+    const resolved = await resolveBackend('auto', endpoint);
+    expect(resolved.backend.name).toBe('test-remote');
+    expect(served).toEqual(['https://example.invalid/prm']);
+    expect(resolved.notes).toContain(
+      'backend "test-decoder-only" skipped: backend "test-decoder-only" runs decoder weights in memory, not "test.remote-endpoint" sources',
+    );
+    expect(isDecoderSource(endpoint)).toBe(false);
+    expect(isDecoderSource(source)).toBe(true);
+    expect(isOnnxSource({ kind: 'onnx', path: 'model.onnx', description: 'a graph' })).toBe(true);
+    expect(isOnnxSource({ kind: 'onnx', description: 'no path' } as ModelSource)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { BackendResolutionError, type SkippedBackend } from '../errors/backend-resolution-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
-import type { ModelSource } from './model-source.js';
+import { unsupportedSourceReason, type ModelSource } from './model-source.js';
 import type { BackendV1 } from './v1/backend-v1.js';
 
 export interface BackendCreateOptions {
@@ -26,6 +26,12 @@ export interface BackendRegistration {
   priority: number;
   /** Only chosen when asked for by name, never by `'auto'` (a software fallback adapter, say). */
   explicitOnly?: boolean;
+  /**
+   * The source kinds it runs (`['decoder']`, `['onnx', 'decoder']`, or a kind of its own). A source
+   * of another kind is skipped with that reason before `unavailableReason` is asked. Absent: every
+   * kind reaches `unavailableReason`.
+   */
+  sourceKinds?: readonly string[];
   unavailableReason(source: ModelSource, context: BackendRequestContext): Promise<string | null> | string | null;
   create(source: ModelSource, options: BackendCreateOptions): Promise<BackendV1>;
 }
@@ -80,7 +86,10 @@ export async function resolveBackend(requested: string, source: ModelSource, opt
   for (const candidate of candidates) {
     let reason: string | null;
     try {
-      reason = await candidate.unavailableReason(source, { requestedByName: requested !== 'auto' });
+      reason =
+        candidate.sourceKinds && !candidate.sourceKinds.includes(source.kind)
+          ? unsupportedSourceReason(candidate.name, source, candidate.sourceKinds)
+          : await candidate.unavailableReason(source, { requestedByName: requested !== 'auto' });
     } catch (error) {
       reason = `availability check failed: ${error instanceof Error ? error.message : String(error)}`;
     }

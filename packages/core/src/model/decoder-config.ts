@@ -10,7 +10,11 @@ export interface HeadHiddenLayer {
   bias?: string;
 }
 
-/** A reward head on top of the decoder. Weight names follow Hugging Face conventions. */
+/**
+ * A reward head on top of the decoder. Weight names follow Hugging Face conventions. What
+ * applying it means (final norm, hidden layer, output projection) is `describeHead`'s
+ * description, which every backend compiles.
+ */
 export type HeadSpec =
   | { name: string; kind: 'lm' }
   | { name: string; kind: 'token-classification'; numLabels: number; weight: string; bias?: string; hidden?: HeadHiddenLayer }

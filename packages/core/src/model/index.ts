@@ -8,5 +8,15 @@ export {
   type HeadSpec,
 } from './decoder-config.js';
 export { validateDecoderModel, type DecoderModel } from './decoder-model.js';
+export {
+  FINAL_NORM_WEIGHT,
+  describeHead,
+  describeHeads,
+  formatHeadDescription,
+  outputProjectionOf,
+  unknownHeadOperation,
+  type HeadDescription,
+  type HeadOperation,
+} from './head-description.js';
 export { createRandomDecoder, tinyDecoderConfig } from './random-decoder.js';
 export { createSeededRandom } from './seeded-random.js';

@@ -1,4 +1,4 @@
-import { defineDecoderConfig, type DecoderConfig } from '../model/decoder-config.js';
+import { defineDecoderConfig, type DecoderConfig, type HeadSpec } from '../model/decoder-config.js';
 import { tinyDecoderConfig } from '../model/random-decoder.js';
 
 /** Solutions the conformance suite scores: several steps, a one-step solution, different lengths. */
@@ -12,11 +12,26 @@ export const conformancePairs: [problem: string, solution: string][] = [
   ],
 ];
 
-/** Architectures every backend runs: multi-head and grouped-query, with and without QKV bias, tied and untied. */
+/** Qwen2.5-Math-PRM's head: `score.0` (hidden × hidden, bias) → ReLU → `score.2` (2 classes, bias). */
+export const mlpClassifierHead: HeadSpec = {
+  name: 'prm',
+  kind: 'token-classification',
+  numLabels: 2,
+  weight: 'score.2.weight',
+  bias: 'score.2.bias',
+  hidden: { weight: 'score.0.weight', bias: 'score.0.bias' },
+};
+
+/**
+ * Architectures and heads every backend runs, covering every head shape the recipe presets load:
+ * multi-head and grouped-query attention, with and without QKV biases, tied and untied LM heads,
+ * value heads with and without bias, a 2-class classifier, and Qwen2.5-Math-PRM's head with a
+ * hidden layer. Inner-layer reads and column reads are made of every head of each.
+ */
 export const conformanceConfigs: { label: string; config: DecoderConfig }[] = [
-  { label: 'llama, grouped-query, tied (the default tiny model)', config: tinyDecoderConfig },
+  { label: 'llama, grouped-query, tied LM head, value head with bias (the default tiny model)', config: tinyDecoderConfig },
   {
-    label: 'qwen2, multi-head, QKV bias, untied LM head',
+    label: 'qwen2, multi-head, QKV biases, untied LM head, Qwen2.5-Math-PRM head (hidden layer, ReLU, 2 classes)',
     config: defineDecoderConfig({
       architecture: 'qwen2',
       hiddenSize: 48,
@@ -33,13 +48,14 @@ export const conformanceConfigs: { label: string; config: DecoderConfig }[] = [
       heads: [
         { name: 'value', kind: 'value', weight: 'v_head.weight' },
         { name: 'classifier', kind: 'token-classification', numLabels: 2, weight: 'score.weight', bias: 'score.bias' },
+        mlpClassifierHead,
         { name: 'lm', kind: 'lm' },
       ],
     }),
   },
 ];
 
-/** Numeric tolerance from the backend's declared precision. */
+/** Numeric tolerance from the backend's declared precision: |a - b| <= tolerance * max(1, |b|). */
 export function toleranceFor(precision: 'fp32' | 'fp16' | 'bf16'): number {
   return precision === 'fp32' ? 1e-4 : precision === 'fp16' ? 2e-2 : 5e-2;
 }

@@ -1,4 +1,24 @@
-export { runBackendConformance, type ConformanceOptions, type ConformanceTestName } from './run-backend-conformance.js';
-export { conformanceConfigs, conformancePairs, toleranceFor } from './conformance-fixtures.js';
+export {
+  runBackendConformance,
+  type ConformanceOptions,
+  type OwnModelConformanceOptions,
+  type SeededConformanceOptions,
+} from './run-backend-conformance.js';
+export type { ConformanceSkipList, ConformanceTestName } from './conformance-suite.js';
+export type { ConformanceReferenceOutput, OwnModelConformance } from './own-model-suite.js';
+export {
+  ConformanceSkip,
+  jestHarness,
+  nodeTestHarness,
+  vitestHarness,
+  type ConformanceHarness,
+  type ConformanceTestContext,
+  type HarnessOptions,
+} from './conformance-harness.js';
+export { recordingHarness, type ConformanceOutcome, type ConformanceReport } from './recording-harness.js';
+export { ConformanceAssertionError, expectClose } from './conformance-assert.js';
+export { conformanceConfigs, conformancePairs, mlpClassifierHead, toleranceFor } from './conformance-fixtures.js';
 export { countingBackend } from './counting-backend.js';
-export { expectClose } from './expect-close.js';
+export { createReferenceBackend } from './reference/reference-backend.js';
+export { referenceForward, referenceLinear, referenceRmsNorm, type ReferenceRun } from './reference/reference-decoder.js';
+export { referenceHead } from './reference/reference-head.js';

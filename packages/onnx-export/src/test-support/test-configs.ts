@@ -1,10 +1,11 @@
 import { defineDecoderConfig, tinyDecoderConfig, type DecoderConfig } from '@reward-lens/core/internal';
+import { mlpClassifierHead } from '@reward-lens/core/testing';
 
 /** Architectures the exporter must get right: grouped-query and multi-head, QKV bias, tied and untied, every head kind. */
 export const exportTestConfigs: { label: string; config: DecoderConfig }[] = [
   { label: 'llama, grouped-query 4/2, tied LM head, value + classifier + lm', config: tinyDecoderConfig },
   {
-    label: 'qwen2, multi-head 3/3, QKV bias, untied LM head, biased classifier',
+    label: "qwen2, multi-head 3/3, QKV bias, untied LM head, biased classifier, Qwen2.5-Math-PRM's head (hidden layer + ReLU)",
     config: defineDecoderConfig({
       architecture: 'qwen2',
       hiddenSize: 48,
@@ -21,6 +22,7 @@ export const exportTestConfigs: { label: string; config: DecoderConfig }[] = [
       heads: [
         { name: 'value', kind: 'value', weight: 'v_head.weight' },
         { name: 'classifier', kind: 'token-classification', numLabels: 3, weight: 'score.weight', bias: 'score.bias' },
+        mlpClassifierHead,
         { name: 'lm', kind: 'lm' },
       ],
     }),

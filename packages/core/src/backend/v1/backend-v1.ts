@@ -12,6 +12,7 @@ export type HeadKindV1 =
   /** One scalar per token (a value head, or a sequence classifier's reward head). */
   | 'value';
 
+/** A head as callers see it. What applying it computes is the model's `HeadDescription` (`describeHead`). */
 export interface HeadInfoV1 {
   /** The name requests use, e.g. `lm`, `classifier`, `value`. */
   name: string;
@@ -45,7 +46,12 @@ export type ReadRequestV1 =
       columns?: readonly number[];
       /**
        * Apply the head to the hidden state after this many decoder layers (0 = embeddings,
-       * numLayers = the usual final read, after the final norm). Needs LINEAR_READOUT when not numLayers.
+       * numLayers = the usual final read). Needs LINEAR_READOUT when not numLayers.
+       *
+       * A head read at any layer applies the whole head as `describeHead` describes it: the
+       * final norm (`model.norm.weight`) first, then the head's hidden layers (with their
+       * activation), then its output projection; an inner layer's read is the head applied to
+       * that layer's hidden state as if it were the last.
        */
       layer?: number;
     }

@@ -1,32 +1,40 @@
-import type { DecoderModel } from '@reward-lens/core/internal';
+import type { DecoderModel } from '../../model/decoder-model.js';
 
 /**
- * A deliberately naive reference decoder for tests: one sequence, no cache, nested arrays,
- * float64 everywhere, written from Hugging Face's LlamaModel without reusing backend code.
+ * The independent float64 oracle: a deliberately naive decoder for tests. One sequence, no
+ * cache, nested arrays, float64 everywhere, written from Hugging Face's `LlamaModel` (and
+ * `Qwen2Model`'s QKV biases) without reusing any backend code, so that no backend is only ever
+ * compared with another backend.
  */
-export interface NaiveRun {
-  /** `states[layer][token]`: the residual stream after `layer` layers (0 = embeddings). */
+export interface ReferenceRun {
+  /** `states[layer][token]`: the residual stream after `layer` layers (0 = embeddings), before the final norm. */
   states: number[][][];
 }
 
-export function naiveForward(model: DecoderModel, ids: readonly number[]): NaiveRun {
+/** Runs every layer over `ids` (position ids 0, 1, ...). */
+export function referenceForward(model: DecoderModel, ids: readonly number[]): ReferenceRun {
   const config = model.config;
-  const tensor = (name: string): Float32Array => model.tensors.get(name)!;
+  const tensor = (name: string): Float32Array => {
+    const found = model.tensors.get(name);
+    if (!found) throw new Error(`the reference decoder needs tensor "${name}"`);
+    return found;
+  };
   const hidden = config.hiddenSize;
   const headDim = config.headDim;
-  let x = ids.map((id) => Array.from(tensor('model.embed_tokens.weight').subarray(id * hidden, (id + 1) * hidden)));
+  const embeddings = tensor('model.embed_tokens.weight');
+  let x = ids.map((id) => Array.from(embeddings.subarray(id * hidden, (id + 1) * hidden)));
   const states = [x.map((row) => [...row])];
   for (let layer = 0; layer < config.numLayers; layer++) {
     const prefix = `model.layers.${layer}`;
     const bias = (name: string) => (config.attentionBias ? tensor(`${prefix}.self_attn.${name}.bias`) : undefined);
-    const normed = x.map((row) => naiveRmsNorm(row, tensor(`${prefix}.input_layernorm.weight`), config.rmsNormEps));
+    const normed = x.map((row) => referenceRmsNorm(row, tensor(`${prefix}.input_layernorm.weight`), config.rmsNormEps));
     const queries = normed.map((row, position) =>
-      naiveRope(naiveLinear(row, tensor(`${prefix}.self_attn.q_proj.weight`), bias('q_proj')), position, headDim, config.ropeTheta),
+      rope(referenceLinear(row, tensor(`${prefix}.self_attn.q_proj.weight`), bias('q_proj')), position, headDim, config.ropeTheta),
     );
     const keys = normed.map((row, position) =>
-      naiveRope(naiveLinear(row, tensor(`${prefix}.self_attn.k_proj.weight`), bias('k_proj')), position, headDim, config.ropeTheta),
+      rope(referenceLinear(row, tensor(`${prefix}.self_attn.k_proj.weight`), bias('k_proj')), position, headDim, config.ropeTheta),
     );
-    const values = normed.map((row) => naiveLinear(row, tensor(`${prefix}.self_attn.v_proj.weight`), bias('v_proj')));
+    const values = normed.map((row) => referenceLinear(row, tensor(`${prefix}.self_attn.v_proj.weight`), bias('v_proj')));
     const attended = queries.map((query, position) => {
       const out: number[] = [];
       for (let head = 0; head < config.numHeads; head++) {
@@ -48,37 +56,27 @@ export function naiveForward(model: DecoderModel, ids: readonly number[]): Naive
       }
       return out;
     });
-    x = x.map((row, position) => add(row, naiveLinear(attended[position]!, tensor(`${prefix}.self_attn.o_proj.weight`))));
+    x = x.map((row, position) => add(row, referenceLinear(attended[position]!, tensor(`${prefix}.self_attn.o_proj.weight`))));
     x = x.map((row) => {
-      const h = naiveRmsNorm(row, tensor(`${prefix}.post_attention_layernorm.weight`), config.rmsNormEps);
-      const gate = naiveLinear(h, tensor(`${prefix}.mlp.gate_proj.weight`));
-      const up = naiveLinear(h, tensor(`${prefix}.mlp.up_proj.weight`));
+      const h = referenceRmsNorm(row, tensor(`${prefix}.post_attention_layernorm.weight`), config.rmsNormEps);
+      const gate = referenceLinear(h, tensor(`${prefix}.mlp.gate_proj.weight`));
+      const up = referenceLinear(h, tensor(`${prefix}.mlp.up_proj.weight`));
       const activated = gate.map((g, index) => (g / (1 + Math.exp(-g))) * up[index]!);
-      return add(row, naiveLinear(activated, tensor(`${prefix}.mlp.down_proj.weight`)));
+      return add(row, referenceLinear(activated, tensor(`${prefix}.mlp.down_proj.weight`)));
     });
     states.push(x.map((row) => [...row]));
   }
   return { states };
 }
 
-/** Final norm then the named head, on one residual-stream vector. */
-export function naiveHead(model: DecoderModel, state: readonly number[], headName: string): number[] {
-  const config = model.config;
-  const head = config.heads.find((candidate) => candidate.name === headName)!;
-  const normed = naiveRmsNorm(state, model.tensors.get('model.norm.weight')!, config.rmsNormEps);
-  if (head.kind === 'lm') {
-    const weight = model.tensors.get(config.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight')!;
-    return naiveLinear(normed, weight);
-  }
-  return naiveLinear(normed, model.tensors.get(head.weight)!, head.bias ? model.tensors.get(head.bias) : undefined);
-}
-
-function naiveRmsNorm(row: readonly number[], weight: Float32Array, eps: number): number[] {
+/** `x / sqrt(mean(x²) + eps) * weight`, in float64. */
+export function referenceRmsNorm(row: readonly number[], weight: Float32Array, eps: number): number[] {
   const meanSquare = row.reduce((sum, value) => sum + value * value, 0) / row.length;
   return row.map((value, index) => (value / Math.sqrt(meanSquare + eps)) * weight[index]!);
 }
 
-function naiveLinear(input: readonly number[], weight: Float32Array, bias?: Float32Array): number[] {
+/** `weight · input (+ bias)` for a PyTorch `[out, in]` weight, in float64. */
+export function referenceLinear(input: readonly number[], weight: Float32Array, bias?: Float32Array): number[] {
   const outputs = weight.length / input.length;
   const out: number[] = [];
   for (let o = 0; o < outputs; o++) {
@@ -89,8 +87,8 @@ function naiveLinear(input: readonly number[], weight: Float32Array, bias?: Floa
   return out;
 }
 
-/** rotate_half layout: pairs (i, i + d/2) within each head. */
-function naiveRope(vector: readonly number[], position: number, headDim: number, theta: number): number[] {
+/** Hugging Face's rotate_half layout: pairs (i, i + d/2) within each head. */
+function rope(vector: readonly number[], position: number, headDim: number, theta: number): number[] {
   const out = [...vector];
   const half = headDim / 2;
   for (let base = 0; base < vector.length; base += headDim) {
