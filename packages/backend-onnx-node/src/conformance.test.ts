@@ -4,8 +4,9 @@ import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createOnnxNodeBackend } from './index.js';
 
 runBackendConformance({
-  label: 'onnx-node, graph with past and hidden states',
-  createBackend: (model) => createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true }), { decoder: model, intraOpThreads: 1 }),
+  label: 'onnx-node, graph with past, hidden states and read positions',
+  createBackend: (model) =>
+    createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true, readPositions: true }), { decoder: model, intraOpThreads: 1 }),
   createReference: async (model) => createTinyBackend(model),
 });
 

@@ -31,6 +31,13 @@ export interface GraphLayout {
   kvHeads: number | undefined;
   headDim: number | undefined;
   heads: HeadOutput[];
+  /**
+   * A `read_positions` input (`@reward-lens/onnx-export`'s `readPositions`): per head output, the
+   * output computing that head only at the fed columns (`logits` → `read.logits`).
+   */
+  readOutputs: Map<string, string>;
+  /** The `read_positions` input, which must then be fed. */
+  hasReadPositions: boolean;
   /** `k` of every `hidden_states.{k}` output, ascending. */
   hiddenLayers: number[];
   hiddenSize: number | undefined;
@@ -38,6 +45,7 @@ export interface GraphLayout {
 
 const pastPattern = /^past_key_values\.(\d+)\.(key|value)$/;
 const hiddenPattern = /^hidden_states\.(\d+)$/;
+const readPrefix = 'read.';
 
 /**
  * Reads a graph's inputs and outputs into a layout: Optimum's decoder layout (`input_ids`,
@@ -52,7 +60,8 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
   const inputNames = new Set(inputs.map((input) => input.name));
   const outputNames = new Set(outputs.map((output) => output.name));
   for (const required of ['input_ids', 'attention_mask']) if (!inputNames.has(required)) fail(`it has no "${required}" input`);
-  const unknownInputs = inputs.filter((input) => !['input_ids', 'attention_mask', 'position_ids'].includes(input.name) && !pastPattern.test(input.name));
+  const knownInputs = ['input_ids', 'attention_mask', 'position_ids', 'read_positions'];
+  const unknownInputs = inputs.filter((input) => !knownInputs.includes(input.name) && !pastPattern.test(input.name));
   if (unknownInputs.length > 0) fail(`it has inputs the backend cannot feed (${unknownInputs.map((input) => input.name).join(', ')})`);
 
   const pastLayers = countLayers(inputs, pastPattern);
@@ -71,6 +80,7 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     const width = lastDimension(output);
     const hidden = hiddenPattern.exec(output.name);
     let head: HeadOutput | undefined;
+    if (output.name.startsWith(readPrefix)) continue;
     if (hidden) {
       hiddenLayers.push(Number(hidden[1]));
       hiddenSize ??= width;
@@ -89,6 +99,10 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     if (input.type !== 'float32') fail(`input "${input.name}" is ${input.type ?? 'not a tensor'}; only float32 caches are supported`);
   }
   hiddenLayers.sort((a, b) => a - b);
+  const readOutputs = new Map<string, string>();
+  if (inputNames.has('read_positions')) {
+    for (const head of heads) if (outputNames.has(`${readPrefix}${head.output}`)) readOutputs.set(head.output, `${readPrefix}${head.output}`);
+  }
   return {
     hasPositionIds: inputNames.has('position_ids'),
     pastLayers,
@@ -96,6 +110,8 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     kvHeads: typeof pastShape?.[1] === 'number' ? pastShape[1] : undefined,
     headDim: typeof pastShape?.[3] === 'number' ? pastShape[3] : undefined,
     heads,
+    readOutputs,
+    hasReadPositions: inputNames.has('read_positions'),
     hiddenLayers,
     hiddenSize,
   };

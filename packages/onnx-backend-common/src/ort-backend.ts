@@ -14,6 +14,8 @@ import type { GraphLayout } from './graph-layout.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
 import { applyReadout, type ReadoutWeights } from './linear-readout.js';
 import { OnnxCacheHandle } from './onnx-cache-handle.js';
+import { outputRows } from './output-rows.js';
+import { planReadColumns, type ReadColumns } from './read-columns.js';
 import type { OrtSession, OrtTensor, OrtTensorConstructor } from './ort-module.js';
 import type { ResolvedHead } from './resolve-model-info.js';
 import type { RowKeyValues } from './stored-row.js';
@@ -66,15 +68,16 @@ export class OrtBackend implements BackendV1 {
     );
     const returnCache = request.returnCache === true;
 
-    const fetches = new Set<string>();
-    for (const read of request.reads) fetches.add(this.#outputFor(state, read));
+    const sources = this.#readSources(state, request, plan);
+    const fetches = new Set<string>(sources.map((source) => source.output));
     if (returnCache) {
       for (let layer = 0; layer < this.info.numLayers; layer++) fetches.add(`present.${layer}.key`).add(`present.${layer}.value`);
     }
     if (fetches.size === 0) return { reads: [] };
-    const outputs = await state.session.run(this.#feeds(state, plan, pasts), [...fetches]);
+    const readColumns = sources.find((source) => source.readColumns !== undefined)?.readColumns;
+    const outputs = await state.session.run(this.#feeds(state, plan, pasts, readColumns), [...fetches]);
 
-    const reads = request.reads.map((read) => this.#serveRead(state, read, request.sequenceLength, plan, outputs));
+    const reads = request.reads.map((read, index) => this.#serveRead(state, read, sources[index]!, outputs));
     if (!returnCache) return { reads };
     const presents: RowKeyValues = { keys: [], values: [] };
     for (let layer = 0; layer < this.info.numLayers; layer++) {
@@ -104,14 +107,7 @@ export class OrtBackend implements BackendV1 {
     });
   }
 
-  /** The graph output a read comes from: a head's output, or the hidden states it is read from. */
-  #outputFor(state: OrtBackendState, read: ReadRequestV1): string {
-    if (read.kind === 'hidden') return `hidden_states.${read.layer}`;
-    if (read.layer === undefined || read.layer === this.info.numLayers) return state.heads.get(read.head)!.output;
-    return `hidden_states.${read.layer}`;
-  }
-
-  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[]): Record<string, OrtTensor> {
+  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[], readColumns: ReadColumns | undefined): Record<string, OrtTensor> {
     const { batchSize, sequenceLength, pastLength } = plan;
     const { Tensor } = state;
     const feeds: Record<string, OrtTensor> = {
@@ -119,6 +115,11 @@ export class OrtBackend implements BackendV1 {
       attention_mask: new Tensor('int64', plan.attentionMask, [batchSize, pastLength + sequenceLength]),
     };
     if (state.layout.hasPositionIds) feeds.position_ids = new Tensor('int64', plan.positionIds, [batchSize, sequenceLength]);
+    // The input is required whenever the graph has it; unread, one column per row costs nothing.
+    if (state.layout.hasReadPositions) {
+      const readLength = readColumns?.readLength ?? 1;
+      feeds.read_positions = new Tensor('int64', readColumns?.columns ?? new BigInt64Array(batchSize), [batchSize, readLength]);
+    }
     const shape = state.kvShape;
     if (shape !== undefined) {
       const dims = [batchSize, shape.kvHeads, pastLength, shape.headDim];
@@ -131,37 +132,60 @@ export class OrtBackend implements BackendV1 {
     return feeds;
   }
 
-  /** Copies out only the requested positions (and columns). */
-  #serveRead(state: OrtBackendState, read: ReadRequestV1, requestLength: number, plan: BatchPlan, outputs: Outputs): ReadResultV1 {
-    const data = outputs[this.#outputFor(state, read)]!.data as Float32Array;
-    const { hiddenSize, numLayers } = this.info;
-    const finalHead = read.kind === 'head' && (read.layer === undefined || read.layer === numLayers);
-    const stride = read.kind === 'head' && finalHead ? state.heads.get(read.head)!.width : hiddenSize;
+  /**
+   * Where each read's values come from: the output to fetch and, per row, the cells of it to read.
+   * Final-layer head reads use the graph's `read.*` outputs when it has them and they compute the
+   * head at fewer columns than every position (the head's vocabulary-wide MatMul is then skipped
+   * for the rest); the others read the head or hidden-state output at the positions' columns.
+   */
+  #readSources(state: OrtBackendState, request: ForwardRequestV1, plan: BatchPlan): ReadSource[] {
+    const { numLayers } = this.info;
+    const requestLength = request.sequenceLength;
+    const finalHead = (read: ReadRequestV1): read is Extract<ReadRequestV1, { kind: 'head' }> =>
+      read.kind === 'head' && (read.layer === undefined || read.layer === numLayers);
+    const gatherable = request.reads.filter((read) => finalHead(read) && state.layout.readOutputs.has(state.heads.get(read.head)!.output));
+    const readColumns =
+      gatherable.length > 0
+        ? planReadColumns(
+            gatherable.map((read) => read.positions),
+            plan,
+            requestLength,
+          )
+        : undefined;
+    const gather = readColumns !== undefined && readColumns.readLength < plan.sequenceLength;
+    const columnCells = (positions: readonly (readonly number[])[]) =>
+      positions.map((rowPositions, row) => rowPositions.map((position) => row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!));
+    return request.reads.map((read) => {
+      if (read.kind === 'hidden') return { output: `hidden_states.${read.layer}`, stride: this.info.hiddenSize, cells: columnCells(read.positions) };
+      const head = state.heads.get(read.head)!;
+      if (read.layer !== undefined && read.layer !== numLayers)
+        return { output: `hidden_states.${read.layer}`, stride: this.info.hiddenSize, cells: columnCells(read.positions) };
+      const index = gatherable.indexOf(read);
+      if (!gather || index === -1) return { output: head.output, stride: head.width, cells: columnCells(read.positions) };
+      const cells = readColumns.slotOf[index]!.map((slots, row) => slots.map((slot) => row * readColumns.readLength + slot));
+      return { output: state.layout.readOutputs.get(head.output)!, stride: head.width, cells, readColumns };
+    });
+  }
+
+  /** Only the requested positions (and columns), as views where whole consecutive rows are read (see `outputRows`). */
+  #serveRead(state: OrtBackendState, read: ReadRequestV1, source: ReadSource, outputs: Outputs): ReadResultV1 {
+    const data = outputs[source.output]!.data as Float32Array;
     const columns = read.kind === 'head' ? read.columns : undefined;
-    const gatherRow = (row: number, positions: readonly number[]): Float32Array => {
-      const width = columns?.length ?? stride;
-      const values = new Float32Array(positions.length * width);
-      positions.forEach((position, index) => {
-        const token = row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!;
-        if (columns === undefined) values.set(data.subarray(token * stride, (token + 1) * stride), index * width);
-        else columns.forEach((column, offset) => (values[index * width + offset] = data[token * stride + column]!));
-      });
-      return values;
-    };
-    if (read.kind === 'hidden' || finalHead) {
-      const values = read.positions.map((positions, row) => gatherRow(row, positions));
-      return { width: columns?.length ?? stride, values };
-    }
+    const innerLayer = read.kind === 'head' && read.layer !== undefined && read.layer !== this.info.numLayers;
+    if (!innerLayer) return { width: columns?.length ?? source.stride, values: outputRows(data, source.stride, source.cells, columns) };
     // An inner layer's hidden states through the final norm and the head, in JavaScript (LINEAR_READOUT).
     const readout = state.readout!;
-    const values = read.positions.map((positions, row) => {
-      const hidden = new Float32Array(positions.length * hiddenSize);
-      positions.forEach((position, index) => {
-        const token = row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!;
-        hidden.set(data.subarray(token * hiddenSize, (token + 1) * hiddenSize), index * hiddenSize);
-      });
-      return applyReadout(readout, read.head, hidden, positions.length, columns);
-    });
+    const hidden = outputRows(data, source.stride, source.cells, undefined);
+    const values = hidden.map((rowHidden, row) => applyReadout(readout, read.head, rowHidden, source.cells[row]!.length, columns));
     return { width: columns?.length ?? state.heads.get(read.head)!.width, values };
   }
+}
+
+/** The output a read is served from and, per row, the cells `[cell, stride]` of it to read. */
+interface ReadSource {
+  output: string;
+  stride: number;
+  cells: number[][];
+  /** Present when the output is a `read.*` output fed these columns. */
+  readColumns?: ReadColumns;
 }

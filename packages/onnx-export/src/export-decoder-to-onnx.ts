@@ -6,7 +6,17 @@ import { headNodes } from './decoder/head-nodes.js';
 import { initializerByteLength } from './external-data.js';
 import { GraphBuilder } from './graph/graph-builder.js';
 import { DataType, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
-import { dynamicAxes, headOutputNames, hiddenStatesName, onnxInputNames, pastKeyName, pastValueName, presentKeyName, presentValueName } from './onnx-names.js';
+import {
+  dynamicAxes,
+  headOutputNames,
+  hiddenStatesName,
+  onnxInputNames,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+  readOutputName,
+} from './onnx-names.js';
 
 export interface OnnxExportOptions {
   /** Add `past_key_values.*` inputs and `present.*` outputs (KV-cache prefix scoring). */
@@ -15,6 +25,16 @@ export interface OnnxExportOptions {
   heads?: string[];
   /** Add `hidden_states.{k}` outputs for k = 0 (embeddings) .. numLayers (residual stream, before the final norm). */
   hiddenStates?: boolean;
+  /**
+   * Add a `read_positions` input `[batch, reads]` (per row, the columns to read) and, per head, an
+   * output `read.{output}` `[batch, reads, width]` computing the head at those columns only.
+   * onnxruntime runs only the nodes the fetched outputs need, so a run fetching `read.*` skips the
+   * head (a vocabulary-wide MatMul for an LM head) at every other position, while the full-width
+   * outputs stay for generation. The input must be fed, which tools that do not know it
+   * (transformers.js, Optimum) cannot: `writeOnnxModelFolder` writes such a graph beside the
+   * standard one.
+   */
+  readPositions?: boolean;
   /** The only opset written (and the one onnxruntime-web runs everywhere). */
   opset?: 17;
 }
@@ -50,6 +70,8 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   builder.input(onnxInputNames.inputIds, DataType.INT64, [batch, sequence]);
   builder.input(onnxInputNames.attentionMask, DataType.INT64, [batch, options.withPast ? total : sequence]);
   builder.input(onnxInputNames.positionIds, DataType.INT64, [batch, sequence]);
+  const readPositions = options.readPositions === true && heads.length > 0;
+  if (readPositions) builder.input(onnxInputNames.readPositions, DataType.INT64, [batch, dynamicAxes.reads]);
   if (options.withPast) {
     for (let layer = 0; layer < config.numLayers; layer++) {
       builder.input(pastKeyName(layer), DataType.FLOAT, kvShape(past));
@@ -74,12 +96,25 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   }
 
   if (heads.length > 0) {
-    const normed = rmsNormNodes(context, hidden, 'model.norm.weight', '/model/norm');
     const outputNames = headOutputNames(heads);
+    const width = (head: HeadSpec) => (head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels);
+    const normed = rmsNormNodes(context, hidden, 'model.norm.weight', '/model/norm');
+    const everyPosition = builder.node('Shape', [onnxInputNames.inputIds], { scope: '/heads' });
     for (const head of heads) {
-      const output = headNodes(context, head, normed, embeddingTable, outputNames.get(head.name)!);
-      const width = head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels;
-      builder.output(output, DataType.FLOAT, [batch, sequence, width]);
+      const output = headNodes(context, head, normed, embeddingTable, outputNames.get(head.name)!, everyPosition);
+      builder.output(output, DataType.FLOAT, [batch, sequence, width(head)]);
+    }
+    if (readPositions) {
+      // The residual stream at the read columns only, `[batch, reads, hidden]`, then the final norm
+      // and the heads on those rows: what is computed follows what is read.
+      const readShape = builder.node('Shape', [onnxInputNames.readPositions], { scope: '/read_positions' });
+      const gathered = gatherReadRows(builder, hidden, config.hiddenSize);
+      const readNormed = rmsNormNodes(context, gathered, 'model.norm.weight', '/read_positions/norm');
+      for (const head of heads) {
+        const name = readOutputName(outputNames.get(head.name)!);
+        const output = headNodes(context, head, readNormed, embeddingTable, name, readShape);
+        builder.output(output, DataType.FLOAT, [batch, dynamicAxes.reads, width(head)]);
+      }
     }
   }
   if (options.hiddenStates) {
@@ -131,6 +166,27 @@ export function assertFitsOneMessage(proto: OnnxTypes.IModelProto): void {
       `the weights take ${(bytes / 2 ** 30).toFixed(2)} GiB, more than one protobuf message holds (2 GiB); write the model with writeOnnxModelFolder, which puts the weights in model.onnx_data`,
     );
   }
+}
+
+/**
+ * `hidden[row, read_positions[row, k]]` as `[batch, reads, hidden]`, with plain Gather over the
+ * flattened `[batch * sequence, hidden]` rows (row offsets added to the positions), so that
+ * every runtime that runs the rest of the graph runs this too.
+ */
+function gatherReadRows(builder: GraphBuilder, hidden: string, hiddenSize: number): string {
+  const scope = '/read_positions';
+  const zero = builder.int64Constant([0], []);
+  const one = builder.int64Constant([1], []);
+  const inputShape = builder.node('Shape', [onnxInputNames.inputIds], { scope });
+  const batchSize = builder.node('Gather', [inputShape, zero], { scope, attributes: { axis: 0 } });
+  const sequenceLength = builder.node('Gather', [inputShape, one], { scope, attributes: { axis: 0 } });
+  const rowStarts = builder.node('Mul', [builder.node('Range', [zero, batchSize, one], { scope }), sequenceLength], { scope });
+  const flatPositions = builder.node('Add', [onnxInputNames.readPositions, builder.node('Unsqueeze', [rowStarts, builder.int64Constant([1])], { scope })], {
+    scope,
+  });
+  const rows = builder.node('Reshape', [hidden, builder.int64Constant([-1, hiddenSize])], { scope });
+  // Indices [batch, reads] pick rows of [batch * sequence, hidden]: the result is [batch, reads, hidden].
+  return builder.node('Gather', [rows, flatPositions], { scope, attributes: { axis: 0 } });
 }
 
 function selectHeads(heads: readonly HeadSpec[], names: readonly string[] | undefined): HeadSpec[] {

@@ -10,4 +10,5 @@ export {
   pastValueName,
   presentKeyName,
   presentValueName,
+  readOutputName,
 } from './onnx-names.js';

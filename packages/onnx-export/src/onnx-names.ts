@@ -16,12 +16,22 @@ import type { HeadSpec } from '@reward-lens/core/internal';
  * - `class_logits.{name}` `[batch_size, sequence_length, labels]`: a token-classification head
  * - with hidden states: `hidden_states.{k}` `[batch_size, sequence_length, hidden]`, k = 0 (embeddings) .. layers
  * - with past: `present.{i}.key` / `.value` `[batch_size, kv_heads, past_sequence_length + sequence_length, head_dim]`
+ *
+ * with read positions (reward-lens's own addition, never in a graph other tools load):
+ * - input `read_positions` `[batch_size, read_length]` int64: per row, the columns to apply the heads at
+ * - output `read.{head output}` `[batch_size, read_length, width]`: each head at those columns only
  */
 export const onnxInputNames = {
   inputIds: 'input_ids',
   attentionMask: 'attention_mask',
   positionIds: 'position_ids',
+  readPositions: 'read_positions',
 } as const;
+
+/** The output computing a head only at `read_positions`: `read.logits`, `read.scores.value`. */
+export function readOutputName(headOutput: string): string {
+  return `read.${headOutput}`;
+}
 
 export function pastKeyName(layer: number): string {
   return `past_key_values.${layer}.key`;
@@ -67,4 +77,5 @@ export const dynamicAxes = {
   sequence: 'sequence_length',
   past: 'past_sequence_length',
   total: 'past_sequence_length + sequence_length',
+  reads: 'read_length',
 } as const;
