@@ -70,6 +70,7 @@ describe('onnx-node: heads computed at the read positions only', () => {
     fetched.length = 0;
     const got = await withReads.doForward(request(reads));
     expect(fetched).toEqual([['read.scores.value', 'read.logits', 'read.class_logits.classifier']]);
+    expect(withReads.info.heads.map((head) => head.name).sort()).toEqual(['classifier', 'lm', 'value']);
     const viaStandard = await standard.doForward(request(reads));
     const viaTiny = await tiny.doForward(request(reads));
     got.reads.forEach((read, index) => {
@@ -81,10 +82,10 @@ describe('onnx-node: heads computed at the read positions only', () => {
     });
   });
 
-  it('reads a head at every position from the full output, the rows as views of it', async () => {
+  it('reads a head at every position, the rows as views of the output', async () => {
     fetched.length = 0;
     const got = await withReads.doForward(request([{ kind: 'head', head: 'lm', positions: everyPosition }]));
-    expect(fetched).toEqual([['logits']]);
+    expect(fetched).toEqual([['read.logits']]);
     const rows = got.reads[0]!.values;
     expect(new Set(rows.map((values) => values.buffer)).size).toBe(1);
     expect(rows.map((values) => values.length)).toEqual([12 * vocabSize, 7 * vocabSize, 5 * vocabSize]);

@@ -74,8 +74,7 @@ export class OrtBackend implements BackendV1 {
       for (let layer = 0; layer < this.info.numLayers; layer++) fetches.add(`present.${layer}.key`).add(`present.${layer}.value`);
     }
     if (fetches.size === 0) return { reads: [] };
-    const readColumns = sources.find((source) => source.readColumns !== undefined)?.readColumns;
-    const outputs = await state.session.run(this.#feeds(state, plan, pasts, readColumns), [...fetches]);
+    const outputs = await state.session.run(this.#feeds(state, plan, pasts, sources), [...fetches]);
 
     const reads = request.reads.map((read, index) => this.#serveRead(state, read, sources[index]!, outputs));
     if (!returnCache) return { reads };
@@ -107,7 +106,7 @@ export class OrtBackend implements BackendV1 {
     });
   }
 
-  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[], readColumns: ReadColumns | undefined): Record<string, OrtTensor> {
+  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[], sources: readonly ReadSource[]): Record<string, OrtTensor> {
     const { batchSize, sequenceLength, pastLength } = plan;
     const { Tensor } = state;
     const feeds: Record<string, OrtTensor> = {
@@ -115,10 +114,12 @@ export class OrtBackend implements BackendV1 {
       attention_mask: new Tensor('int64', plan.attentionMask, [batchSize, pastLength + sequenceLength]),
     };
     if (state.layout.hasPositionIds) feeds.position_ids = new Tensor('int64', plan.positionIds, [batchSize, sequenceLength]);
-    // The input is required whenever the graph has it; unread, one column per row costs nothing.
-    if (state.layout.hasReadPositions) {
-      const readLength = readColumns?.readLength ?? 1;
-      feeds.read_positions = new Tensor('int64', readColumns?.columns ?? new BigInt64Array(batchSize), [batchSize, readLength]);
+    // Every head's positions are inputs, so a head nobody reads is fed column 0 of each row: one
+    // position, not zero (a Reshape to a zero-length axis would read 0 as "keep this dimension").
+    for (const head of state.heads.values()) {
+      if (head.positionsInput === undefined) continue;
+      const read = sources.find((source) => source.readColumns !== undefined && source.output === head.output)?.readColumns;
+      feeds[head.positionsInput] = new Tensor('int64', read?.columns ?? new BigInt64Array(batchSize), [batchSize, read?.readLength ?? 1]);
     }
     const shape = state.kvShape;
     if (shape !== undefined) {
@@ -134,36 +135,37 @@ export class OrtBackend implements BackendV1 {
 
   /**
    * Where each read's values come from: the output to fetch and, per row, the cells of it to read.
-   * Final-layer head reads use the graph's `read.*` outputs when it has them and they compute the
-   * head at fewer columns than every position (the head's vocabulary-wide MatMul is then skipped
-   * for the rest); the others read the head or hidden-state output at the positions' columns.
+   * A head of a graph with read positions is computed at the columns its reads ask for (the
+   * union of them when a request reads one head twice); other reads come from the per-token head
+   * or hidden-state outputs at the positions' columns.
    */
   #readSources(state: OrtBackendState, request: ForwardRequestV1, plan: BatchPlan): ReadSource[] {
-    const { numLayers } = this.info;
+    const { numLayers, hiddenSize } = this.info;
     const requestLength = request.sequenceLength;
-    const finalHead = (read: ReadRequestV1): read is Extract<ReadRequestV1, { kind: 'head' }> =>
-      read.kind === 'head' && (read.layer === undefined || read.layer === numLayers);
-    const gatherable = request.reads.filter((read) => finalHead(read) && state.layout.readOutputs.has(state.heads.get(read.head)!.output));
-    const readColumns =
-      gatherable.length > 0
-        ? planReadColumns(
-            gatherable.map((read) => read.positions),
-            plan,
-            requestLength,
-          )
-        : undefined;
-    const gather = readColumns !== undefined && readColumns.readLength < plan.sequenceLength;
     const columnCells = (positions: readonly (readonly number[])[]) =>
       positions.map((rowPositions, row) => rowPositions.map((position) => row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!));
+    const finalHeadReads = (head: string) =>
+      request.reads.filter((read) => read.kind === 'head' && read.head === head && (read.layer === undefined || read.layer === numLayers));
+    const columnsByHead = new Map<string, ReadColumns>();
     return request.reads.map((read) => {
-      if (read.kind === 'hidden') return { output: `hidden_states.${read.layer}`, stride: this.info.hiddenSize, cells: columnCells(read.positions) };
+      if (read.kind === 'hidden' || (read.layer !== undefined && read.layer !== numLayers)) {
+        return { output: `hidden_states.${read.layer}`, stride: hiddenSize, cells: columnCells(read.positions) };
+      }
       const head = state.heads.get(read.head)!;
-      if (read.layer !== undefined && read.layer !== numLayers)
-        return { output: `hidden_states.${read.layer}`, stride: this.info.hiddenSize, cells: columnCells(read.positions) };
-      const index = gatherable.indexOf(read);
-      if (!gather || index === -1) return { output: head.output, stride: head.width, cells: columnCells(read.positions) };
-      const cells = readColumns.slotOf[index]!.map((slots, row) => slots.map((slot) => row * readColumns.readLength + slot));
-      return { output: state.layout.readOutputs.get(head.output)!, stride: head.width, cells, readColumns };
+      if (head.positionsInput === undefined) return { output: head.output, stride: head.width, cells: columnCells(read.positions) };
+      const sameHead = finalHeadReads(read.head);
+      let readColumns = columnsByHead.get(read.head);
+      if (readColumns === undefined) {
+        readColumns = planReadColumns(
+          sameHead.map((candidate) => candidate.positions),
+          plan,
+          requestLength,
+        );
+        columnsByHead.set(read.head, readColumns);
+      }
+      const slots = readColumns.slotOf[sameHead.indexOf(read)]!;
+      const cells = slots.map((rowSlots, row) => rowSlots.map((slot) => row * readColumns.readLength + slot));
+      return { output: head.output, stride: head.width, cells, readColumns };
     });
   }
 

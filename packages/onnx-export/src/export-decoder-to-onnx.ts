@@ -15,7 +15,9 @@ import {
   pastValueName,
   presentKeyName,
   presentValueName,
+  readAxis,
   readOutputName,
+  readPositionsName,
 } from './onnx-names.js';
 
 export interface OnnxExportOptions {
@@ -26,13 +28,13 @@ export interface OnnxExportOptions {
   /** Add `hidden_states.{k}` outputs for k = 0 (embeddings) .. numLayers (residual stream, before the final norm). */
   hiddenStates?: boolean;
   /**
-   * Add a `read_positions` input `[batch, reads]` (per row, the columns to read) and, per head, an
-   * output `read.{output}` `[batch, reads, width]` computing the head at those columns only.
-   * onnxruntime runs only the nodes the fetched outputs need, so a run fetching `read.*` skips the
-   * head (a vocabulary-wide MatMul for an LM head) at every other position, while the full-width
-   * outputs stay for generation. The input must be fed, which tools that do not know it
-   * (transformers.js, Optimum) cannot: `writeOnnxModelFolder` writes such a graph beside the
-   * standard one.
+   * Apply each head only at positions given per run: per head output `X` (`logits`,
+   * `scores.value`), an input `read_positions.X` `[batch, reads]` (per row, the columns to read)
+   * and an output `read.X` `[batch, reads, width]`, instead of `X` at every position. onnxruntime
+   * runs every node of a graph whatever is fetched, so this is what makes the work follow what is
+   * read (a vocabulary-wide LM head at a few step tags instead of every token). Tools that do not
+   * know these inputs (transformers.js, Optimum) cannot run such a graph: `writeOnnxModelFolder`
+   * writes it beside the standard one.
    */
   readPositions?: boolean;
   /** The only opset written (and the one onnxruntime-web runs everywhere). */
@@ -70,8 +72,11 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   builder.input(onnxInputNames.inputIds, DataType.INT64, [batch, sequence]);
   builder.input(onnxInputNames.attentionMask, DataType.INT64, [batch, options.withPast ? total : sequence]);
   builder.input(onnxInputNames.positionIds, DataType.INT64, [batch, sequence]);
-  const readPositions = options.readPositions === true && heads.length > 0;
-  if (readPositions) builder.input(onnxInputNames.readPositions, DataType.INT64, [batch, dynamicAxes.reads]);
+  const outputNames = headOutputNames(heads);
+  const readPositions = options.readPositions === true;
+  if (readPositions) {
+    for (const head of heads) builder.input(readPositionsName(outputNames.get(head.name)!), DataType.INT64, [batch, readAxis(outputNames.get(head.name)!)]);
+  }
   if (options.withPast) {
     for (let layer = 0; layer < config.numLayers; layer++) {
       builder.input(pastKeyName(layer), DataType.FLOAT, kvShape(past));
@@ -95,27 +100,27 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
     hidden = decoderLayerNodes(context, layer, { hidden, rotary, attentionBias, withPast: options.withPast, output: hiddenStatesName(layer + 1) });
   }
 
-  if (heads.length > 0) {
-    const outputNames = headOutputNames(heads);
-    const width = (head: HeadSpec) => (head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels);
+  const width = (head: HeadSpec) => (head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels);
+  if (heads.length > 0 && !readPositions) {
     const normed = rmsNormNodes(context, hidden, 'model.norm.weight', '/model/norm');
     const everyPosition = builder.node('Shape', [onnxInputNames.inputIds], { scope: '/heads' });
     for (const head of heads) {
       const output = headNodes(context, head, normed, embeddingTable, outputNames.get(head.name)!, everyPosition);
       builder.output(output, DataType.FLOAT, [batch, sequence, width(head)]);
     }
-    if (readPositions) {
-      // The residual stream at the read columns only, `[batch, reads, hidden]`, then the final norm
-      // and the heads on those rows: what is computed follows what is read.
-      const readShape = builder.node('Shape', [onnxInputNames.readPositions], { scope: '/read_positions' });
-      const gathered = gatherReadRows(builder, hidden, config.hiddenSize);
-      const readNormed = rmsNormNodes(context, gathered, 'model.norm.weight', '/read_positions/norm');
-      for (const head of heads) {
-        const name = readOutputName(outputNames.get(head.name)!);
-        const output = headNodes(context, head, readNormed, embeddingTable, name, readShape);
-        builder.output(output, DataType.FLOAT, [batch, dynamicAxes.reads, width(head)]);
-      }
-    }
+  }
+  // onnxruntime runs every node of a graph whatever the fetched outputs, so a head applied at
+  // every position costs its full MatMul on every run: here each head has its own positions, and
+  // the final norm and the head run on the residual stream at those columns only.
+  for (const head of readPositions ? heads : []) {
+    const name = outputNames.get(head.name)!;
+    const positions = readPositionsName(name);
+    const scope = `/read_positions/${head.name}`;
+    const gathered = gatherReadRows(builder, hidden, config.hiddenSize, positions, scope);
+    const normed = rmsNormNodes(context, gathered, 'model.norm.weight', `${scope}/norm`);
+    const readShape = builder.node('Shape', [positions], { scope });
+    const output = headNodes(context, head, normed, embeddingTable, readOutputName(name), readShape);
+    builder.output(output, DataType.FLOAT, [batch, readAxis(name), width(head)]);
   }
   if (options.hiddenStates) {
     for (let layer = 0; layer <= config.numLayers; layer++) builder.output(hiddenStatesName(layer), DataType.FLOAT, [batch, sequence, config.hiddenSize]);
@@ -173,15 +178,14 @@ export function assertFitsOneMessage(proto: OnnxTypes.IModelProto): void {
  * flattened `[batch * sequence, hidden]` rows (row offsets added to the positions), so that
  * every runtime that runs the rest of the graph runs this too.
  */
-function gatherReadRows(builder: GraphBuilder, hidden: string, hiddenSize: number): string {
-  const scope = '/read_positions';
+function gatherReadRows(builder: GraphBuilder, hidden: string, hiddenSize: number, positions: string, scope: string): string {
   const zero = builder.int64Constant([0], []);
   const one = builder.int64Constant([1], []);
   const inputShape = builder.node('Shape', [onnxInputNames.inputIds], { scope });
   const batchSize = builder.node('Gather', [inputShape, zero], { scope, attributes: { axis: 0 } });
   const sequenceLength = builder.node('Gather', [inputShape, one], { scope, attributes: { axis: 0 } });
   const rowStarts = builder.node('Mul', [builder.node('Range', [zero, batchSize, one], { scope }), sequenceLength], { scope });
-  const flatPositions = builder.node('Add', [onnxInputNames.readPositions, builder.node('Unsqueeze', [rowStarts, builder.int64Constant([1])], { scope })], {
+  const flatPositions = builder.node('Add', [positions, builder.node('Unsqueeze', [rowStarts, builder.int64Constant([1])], { scope })], {
     scope,
   });
   const rows = builder.node('Reshape', [hidden, builder.int64Constant([-1, hiddenSize])], { scope });

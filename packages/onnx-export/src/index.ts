@@ -11,4 +11,5 @@ export {
   presentKeyName,
   presentValueName,
   readOutputName,
+  readPositionsName,
 } from './onnx-names.js';

@@ -17,20 +17,29 @@ import type { HeadSpec } from '@reward-lens/core/internal';
  * - with hidden states: `hidden_states.{k}` `[batch_size, sequence_length, hidden]`, k = 0 (embeddings) .. layers
  * - with past: `present.{i}.key` / `.value` `[batch_size, kv_heads, past_sequence_length + sequence_length, head_dim]`
  *
- * with read positions (reward-lens's own addition, never in a graph other tools load):
- * - input `read_positions` `[batch_size, read_length]` int64: per row, the columns to apply the heads at
- * - output `read.{head output}` `[batch_size, read_length, width]`: each head at those columns only
+ * with read positions (reward-lens's own layout, in place of the per-token head outputs above):
+ * - per head output `X`, input `read_positions.X` `[batch_size, read_length.X]` int64: per row, the columns to read
+ * - output `read.X` `[batch_size, read_length.X, width]`: the head at those columns only
  */
 export const onnxInputNames = {
   inputIds: 'input_ids',
   attentionMask: 'attention_mask',
   positionIds: 'position_ids',
-  readPositions: 'read_positions',
 } as const;
 
-/** The output computing a head only at `read_positions`: `read.logits`, `read.scores.value`. */
+/** The input giving the columns a head is read at, in a graph with read positions: `read_positions.logits`. */
+export function readPositionsName(headOutput: string): string {
+  return `read_positions.${headOutput}`;
+}
+
+/** The output computing a head only at its read positions: `read.logits`, `read.scores.value`. */
 export function readOutputName(headOutput: string): string {
   return `read.${headOutput}`;
+}
+
+/** The dynamic axis of a head's read positions. */
+export function readAxis(headOutput: string): string {
+  return `read_length.${headOutput}`;
 }
 
 export function pastKeyName(layer: number): string {
@@ -77,5 +86,4 @@ export const dynamicAxes = {
   sequence: 'sequence_length',
   past: 'past_sequence_length',
   total: 'past_sequence_length + sequence_length',
-  reads: 'read_length',
 } as const;

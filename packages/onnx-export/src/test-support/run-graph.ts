@@ -51,7 +51,9 @@ export async function runGraph(
     }
   }
   // A graph with read positions reads column 0 of each row unless told otherwise.
-  if (session.inputNames.includes('read_positions')) feeds.read_positions = new Tensor('int64', new BigInt64Array(rows.length), [rows.length, 1]);
+  for (const name of session.inputNames.filter((input) => input.startsWith('read_positions.'))) {
+    feeds[name] = new Tensor('int64', new BigInt64Array(rows.length), [rows.length, 1]);
+  }
   Object.assign(feeds, extraFeeds);
   const outputs = fetches ? await session.run(feeds, fetches) : await session.run(feeds);
   const cell = (row: number, token: number) => row * sequenceLength + (rows[row]!.leftPadding ?? 0) + token;
