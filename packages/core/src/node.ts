@@ -1,2 +1,3 @@
 // Node-only parts of @reward-lens/core (they read and write files with node:fs).
 export { loadDecoderFolder, writeDecoderFolder, type DecoderFolder, type DecoderFolderContents } from './loading/model-folder.js';
+export { findOnnxGraph } from './loading/onnx-graph-file.js';
