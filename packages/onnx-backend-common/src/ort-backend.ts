@@ -36,8 +36,9 @@ type Outputs = Readonly<Record<string, OrtTensor>>;
 
 /**
  * A `BackendV1` over one onnxruntime session, whichever runtime made it: feeds a padded batch
- * (with positions and the rows' pasts, as stored when they fit the feed, packed otherwise),
- * fetches only what the reads need, and copies out only the requested positions.
+ * (with positions and the rows' pasts, as stored when they fit the feed, packed otherwise, and
+ * each head's read positions when the graph takes them), fetches only what the reads need, and
+ * serves the requested positions as views or copies (see `outputRows`).
  */
 export class OrtBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;

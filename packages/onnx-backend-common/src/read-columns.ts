@@ -3,8 +3,9 @@ import type { BatchPlan } from './batch-plan.js';
 /**
  * The columns fed to a head's `read_positions.*` input: per row, every column the head's reads
  * ask for, once (two reads of one head, say two sets of LM columns, share them), padded with
- * column 0 to the longest row (and to one column at least). `slotOf[read][row][k]` is where the k-th position of that read sits in its
- * row's list, so the `read.*` output `[batch, readLength, width]` holds it at `row * readLength + slot`.
+ * column 0 to the longest row (and to one column at least). `slotOf[read][row][k]` is where the
+ * k-th position of that read sits in its row's list, so the `read.*` output
+ * `[batch, readLength, width]` holds it at `row * readLength + slot`.
  */
 export interface ReadColumns {
   readLength: number;
