@@ -2,18 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelLoadError } from '@reward-lens/core';
 
-/**
- * The ONNX graph a model folder holds, where core's `fromPretrained` looks for one: `model.onnx`,
- * else `onnx/model.onnx`. `undefined` for a folder without one (or no folder at all: the
- * safetensors loader then says what is missing).
- */
-export async function findOnnxGraph(folder: string): Promise<string | undefined> {
-  const entries = await readdir(folder).catch((): string[] => []);
-  if (entries.includes('model.onnx')) return join(folder, 'model.onnx');
-  if (!entries.includes('onnx')) return undefined;
-  const nested = await readdir(join(folder, 'onnx')).catch((): string[] => []);
-  return nested.includes('model.onnx') ? join(folder, 'onnx', 'model.onnx') : undefined;
-}
+/** The ONNX graph a model folder holds, where core's `fromPretrained` looks for one (see `findOnnxGraph`). */
+export { findOnnxGraph } from '@reward-lens/core/node';
 
 async function readJson(path: string): Promise<unknown> {
   let text: string;

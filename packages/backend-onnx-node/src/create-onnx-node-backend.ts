@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { BackendV1 } from '@reward-lens/core/internal';
-import { createOrtBackend, parseOnnxConfigJson, type OnnxBackendOptions, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
+import { configLocations, createOrtBackend, parseOnnxConfigJson, type OnnxBackendOptions, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 export interface OnnxNodeBackendOptions extends OnnxBackendOptions {
@@ -13,8 +12,8 @@ export interface OnnxNodeBackendOptions extends OnnxBackendOptions {
 
 /**
  * A backend that runs an ONNX decoder on onnxruntime-node: the layout of Hugging Face Optimum's
- * exports and of `@reward-lens/onnx-export`. `model` is a path (the `config.json` and external
- * data beside it are read) or the bytes of a model. Capabilities follow from the graph (see the
+ * exports and of `@reward-lens/onnx-export`. `model` is a path (the `config.json` beside it, or
+ * above its `onnx/` folder, and the external data beside it are read) or the bytes of a model. Capabilities follow from the graph (see the
  * README); a graph of any other layout, or a file onnxruntime cannot load, is a ModelLoadError.
  *
  * @example
@@ -37,14 +36,16 @@ export async function createOnnxNodeBackend(model: string | Uint8Array, options:
   });
 }
 
-/** The `config.json` beside a model file, when there is one. */
+/** The `config.json` beside a model file, or above its `onnx/` folder (the hub layout), when there is one. */
 async function readConfigBeside(modelPath: string): Promise<OnnxModelConfig> {
-  const path = join(dirname(modelPath), 'config.json');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return {};
+  for (const path of configLocations(modelPath)) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    return parseOnnxConfigJson(text, path);
   }
-  return parseOnnxConfigJson(text, path);
+  return {};
 }

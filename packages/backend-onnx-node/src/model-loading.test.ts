@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createRandomDecoder, ModelLoadError, registerBackend, resolveBackend, type RewardLensError } from '@reward-lens/core/internal';
+import { expectClose } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,32 +58,38 @@ describe('loading models', () => {
     expect(error.message).toMatch(/vocabulary size is unknown.*options\.config\.vocabSize/);
   });
 
-  it('loads an exported folder with external data, taking heads and sizes from its config.json', async () => {
+  it('loads both graphs of an exported folder (hub layout, shared external data), taking heads and sizes from the config.json above onnx/', async () => {
     const folder = join(root, 'folder');
     const written = await writeOnnxModelFolder(folder, { model, onnx: { withPast: true }, externalDataThresholdBytes: 0 });
-    expect(written.files).toContain('model.onnx_data');
-    const fromFolder = await createOnnxNodeBackend(join(folder, 'model.onnx'), { intraOpThreads: 1 });
+    expect(written.files).toContain('onnx/model.onnx_data');
+    for (const graphFile of ['model.onnx', 'model_read_positions.onnx']) await checkFolderGraph(join(folder, 'onnx', graphFile));
+  });
+
+  async function checkFolderGraph(path: string): Promise<void> {
+    const fromFolder = await createOnnxNodeBackend(path, { intraOpThreads: 1 });
     const inMemory = await createOnnxNodeBackend(graph, { config: model.config, intraOpThreads: 1 });
     try {
       expect(fromFolder.info).toMatchObject({ vocabSize: 512, hiddenSize: 64, numLayers: 2, maxPositions: 1024 });
       expect(fromFolder.info.heads.map((head) => head.name)).toEqual(['value', 'classifier', 'lm']);
       expect(fromFolder.supportsCache).toBe(true);
       const request = batchOf([{ ids: idsOf(10, 1) }, { ids: idsOf(4, 2) }], valueAt);
-      expect((await fromFolder.doForward(request)).reads).toEqual((await inMemory.doForward(request)).reads);
+      const fromFile = (await fromFolder.doForward(request)).reads;
+      const expected = (await inMemory.doForward(request)).reads;
+      fromFile.forEach((read, index) => read.values.forEach((values, row) => expectClose(values, expected[index]!.values[row]!, 1e-6, `${path}, row ${row}`)));
     } finally {
       await fromFolder.dispose();
       await inMemory.dispose();
     }
-  });
+  }
 
-  it('creates its session without onnxruntime warnings or errors (verbose log, child process)', async () => {
+  it('creates a session for the read-positions graph without onnxruntime warnings or errors (verbose log, child process)', async () => {
     const folder = join(root, 'log-check');
     await writeOnnxModelFolder(folder, { model, onnx: { withPast: true, hiddenStates: true } });
     const child = fileURLToPath(new URL('./test-support/create-session-child.ts', import.meta.url));
     const packageRoot = fileURLToPath(new URL('..', import.meta.url));
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', '--conditions=@reward-lens/source', child, join(folder, 'model.onnx')],
+      ['--import', 'tsx', '--conditions=@reward-lens/source', child, join(folder, 'onnx', 'model_read_positions.onnx')],
       {
         cwd: packageRoot,
         maxBuffer: 64 * 1024 * 1024,

@@ -7,5 +7,6 @@ import { createOnnxWebBackend } from './index.js';
 runBackendConformance({
   harness: vitestHarness({ describe, it }),
   label: 'onnx-web in Chromium (wasm), graph with past and hidden states',
-  createBackend: (model) => createOnnxWebBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true }), { decoder: model, numThreads: 1 }),
+  createBackend: (model) =>
+    createOnnxWebBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true, readPositions: true }), { decoder: model, numThreads: 1 }),
 });

@@ -25,7 +25,8 @@ describe('onnxWebBackendRegistration in Node', () => {
 
       const folder = join(root, 'folder');
       await writeOnnxModelFolder(folder, { model, onnx: { withPast: false } });
-      const path = join(folder, 'model.onnx');
+      // The hub layout: config.json above onnx/.
+      const path = join(folder, 'onnx', 'model.onnx');
       const fromFile = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings: { 'onnx-web': { numThreads: 1 } } });
       expect(fromFile.backend.info).toMatchObject({
         vocabSize: 512,

@@ -22,7 +22,7 @@ export const onnxWebBackendRegistration: BackendRegistration = {
     if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('onnx-web', source, ['onnx', 'decoder']));
     // Loaded only when a decoder is exported, so that running ONNX files needs no exporter.
     const { exportDecoderToOnnx } = await import('@reward-lens/onnx-export');
-    const graph = exportDecoderToOnnx(source.model, { withPast: true, hiddenStates: true });
+    const graph = exportDecoderToOnnx(source.model, { withPast: true, hiddenStates: true, readPositions: true });
     return createOnnxWebBackend(graph, { ...settings, decoder: source.model, sourceNote: 'exported to ONNX in memory from decoder weights' });
   },
 };

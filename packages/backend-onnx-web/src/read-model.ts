@@ -1,5 +1,5 @@
 import { ModelLoadError } from '@reward-lens/core/internal';
-import { parseOnnxConfigJson, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
+import { configLocations, parseOnnxConfigJson, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { isNodeRuntime } from './execution-provider.js';
 
 export interface ModelFile {
@@ -9,7 +9,7 @@ export interface ModelFile {
 }
 
 /**
- * Reads a model and the `config.json` beside it: an `http(s):` URL with `fetch`; otherwise a file
+ * Reads a model and the `config.json` beside it (or above its `onnx/` folder, the hub layout): an `http(s):` URL with `fetch`; otherwise a file
  * path or `file:` URL in Node, and a URL relative to the page in browsers. A missing model is a ModelLoadError
  * naming it; a missing `config.json` is not an error.
  */
@@ -18,9 +18,11 @@ export async function readModel(location: string): Promise<ModelFile> {
   const bytes = await readBytes(location).catch((error: unknown) => {
     throw new ModelLoadError(`cannot read it (${error instanceof Error ? error.message : String(error)})`, { file: location, cause: error });
   });
-  const configPath = besideModel(location, 'config.json');
-  const configText = await readText(configPath).catch(() => undefined);
-  return { bytes, configFromFile: configText === undefined ? {} : parseOnnxConfigJson(configText, configPath) };
+  for (const configPath of configLocations(location)) {
+    const configText = await readText(configPath).catch(() => undefined);
+    if (configText !== undefined) return { bytes, configFromFile: parseOnnxConfigJson(configText, configPath) };
+  }
+  return { bytes, configFromFile: {} };
 }
 
 const isHttp = (location: string) => /^https?:\/\//i.test(location);
@@ -34,12 +36,6 @@ async function readBytes(location: string): Promise<Uint8Array> {
   const response = await fetch(location, { headers: { Accept: 'application/octet-stream, application/json' } });
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
   return new Uint8Array(await response.arrayBuffer());
-}
-
-function besideModel(location: string, name: string): string {
-  const cut = location.search(/[?#]/);
-  const path = cut === -1 ? location : location.slice(0, cut);
-  return `${path.slice(0, path.lastIndexOf('/') + 1)}${name}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardR
 import { expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
+import type { WebGpuCacheHandle } from './kv-cache.js';
 import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
 
 // Mistral-shaped, with a head size that is not hidden/heads and odd widths everywhere.
@@ -144,6 +145,24 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
       const longer = Int32Array.from([...whole, ...ids(2, 10)]);
       expectClose(next.reads[0]!.values[0]!, (await reference.doForward(batch([longer]))).reads[0]!.values[0]!.subarray(20 * 3), 1e-4, 'after an empty step');
       for (const handle of [cache!, ...mixed.caches!, ...empty.caches!]) handle.release();
+    });
+
+    it('forks a cache in O(1): the fork shares the buffer, which lives until the last handle is released', async () => {
+      const whole = ids(16, 12);
+      const { caches } = await backend.doForward({ ...batch([whole.slice(0, 10)]), returnCache: true });
+      const original = caches![0]! as WebGpuCacheHandle;
+      const forks = [original.fork(), original.fork().fork()] as WebGpuCacheHandle[];
+      for (const fork of forks) expect(fork.buffer()).toBe(original.buffer());
+      const expected = (await reference.doForward(batch([whole]))).reads[0]!.values[0]!.subarray(10 * 3);
+      // Released in any order, each remaining handle still continues the prefix exactly.
+      original.release();
+      const viaFork = await backend.doForward({ ...batch([whole.slice(10)]), past: [forks[0]!] });
+      expectClose(viaFork.reads[0]!.values[0]!, expected, 1e-4, 'continued from a fork after the original was released');
+      forks[0]!.release();
+      const viaLast = await backend.doForward({ ...batch([whole.slice(10)]), past: [forks[1]!] });
+      expectClose(viaLast.reads[0]!.values[0]!, expected, 1e-4, 'continued from the last fork');
+      forks[1]!.release();
+      await expect(backend.doForward({ ...batch([whole.slice(10)]), past: [forks[1]!] })).rejects.toMatchObject({ code: 'BACKEND_CONTRACT' });
     });
 
     it('rejects released handles, handles of another backend, and forks of released handles', async () => {

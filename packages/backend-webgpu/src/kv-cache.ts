@@ -29,46 +29,54 @@ export function cacheByteLength(layout: CacheLayout, length: number): number {
 export const cacheBufferUsage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
 
 /**
- * The rotated keys and the values of a scored prefix, kept in one GPU buffer that the handle
- * owns. `fork()` copies the buffer on the GPU; `release()` destroys it.
+ * A cache buffer and the handles sharing it. Forward passes only read a past (they copy it into
+ * their own attention buffers), so a buffer is never written after the forward that made it, and
+ * forks can share it: the last handle released destroys it.
+ */
+class SharedCacheBuffer {
+  holders = 1;
+  constructor(readonly buffer: GPUBuffer) {}
+}
+
+/**
+ * The rotated keys and the values of a scored prefix, kept in one GPU buffer. `fork()` is O(1):
+ * the fork shares the (read-only) buffer; `release()` drops this handle's share, and the buffer
+ * is destroyed once no handle holds it.
  */
 export class WebGpuCacheHandle implements CacheHandleV1 {
   readonly specificationVersion = 'v1' as const;
   readonly owner: CacheOwner;
   readonly length: number;
   readonly layout: CacheLayout;
-  #buffer: GPUBuffer | null;
+  #shared: SharedCacheBuffer | null;
 
-  constructor(owner: CacheOwner, buffer: GPUBuffer, length: number, layout: CacheLayout) {
+  constructor(owner: CacheOwner, buffer: GPUBuffer | SharedCacheBuffer, length: number, layout: CacheLayout) {
     this.owner = owner;
-    this.#buffer = buffer;
+    this.#shared = buffer instanceof SharedCacheBuffer ? buffer : new SharedCacheBuffer(buffer);
     this.length = length;
     this.layout = layout;
   }
 
   get released(): boolean {
-    return this.#buffer === null;
+    return this.#shared === null;
   }
 
   /** The buffer, or a contract error once released. */
   buffer(): GPUBuffer {
-    if (this.#buffer === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
-    return this.#buffer;
+    if (this.#shared === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
+    return this.#shared.buffer;
   }
 
   fork(): CacheHandleV1 {
-    if (this.#buffer === null) throw new BackendContractError(this.owner.name, 'cannot fork a released cache handle');
-    const { runtime } = this.owner;
-    runtime.assertAlive();
-    const copy = runtime.createBuffer('kv cache (fork)', this.#buffer.size, cacheBufferUsage);
-    const encoder = runtime.device.createCommandEncoder({ label: 'fork kv cache' });
-    encoder.copyBufferToBuffer(this.#buffer, 0, copy, 0, this.#buffer.size);
-    runtime.device.queue.submit([encoder.finish()]);
-    return new WebGpuCacheHandle(this.owner, copy, this.length, this.layout);
+    if (this.#shared === null) throw new BackendContractError(this.owner.name, 'cannot fork a released cache handle');
+    this.owner.runtime.assertAlive();
+    this.#shared.holders++;
+    return new WebGpuCacheHandle(this.owner, this.#shared, this.length, this.layout);
   }
 
   release(): void {
-    this.#buffer?.destroy();
-    this.#buffer = null;
+    const shared = this.#shared;
+    this.#shared = null;
+    if (shared !== null && --shared.holders === 0) shared.buffer.destroy();
   }
 }

@@ -18,6 +18,13 @@ export interface HeadOutput {
   name: string | undefined;
   /** The last dimension when fixed. */
   width: number | undefined;
+  /**
+   * In a graph with read positions (`@reward-lens/onnx-export`'s `readPositions`), the input
+   * giving the columns the head is computed at (`read_positions.logits` for `read.logits`).
+   */
+  positionsInput?: string;
+  /** The per-token output name the head has in a standard graph (`logits` for `read.logits`): what config.json names. */
+  perTokenOutput: string;
 }
 
 /** The parts of a decoder graph the backend knows how to feed and read. */
@@ -38,6 +45,9 @@ export interface GraphLayout {
 
 const pastPattern = /^past_key_values\.(\d+)\.(key|value)$/;
 const hiddenPattern = /^hidden_states\.(\d+)$/;
+const readPrefix = 'read.';
+const readPositionsPrefix = 'read_positions.';
+const readOutputOf = (positionsInput: string) => `${readPrefix}${positionsInput.slice(readPositionsPrefix.length)}`;
 
 /**
  * Reads a graph's inputs and outputs into a layout: Optimum's decoder layout (`input_ids`,
@@ -52,7 +62,13 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
   const inputNames = new Set(inputs.map((input) => input.name));
   const outputNames = new Set(outputs.map((output) => output.name));
   for (const required of ['input_ids', 'attention_mask']) if (!inputNames.has(required)) fail(`it has no "${required}" input`);
-  const unknownInputs = inputs.filter((input) => !['input_ids', 'attention_mask', 'position_ids'].includes(input.name) && !pastPattern.test(input.name));
+  const knownInputs = ['input_ids', 'attention_mask', 'position_ids'];
+  const unknownInputs = inputs.filter(
+    (input) =>
+      !knownInputs.includes(input.name) &&
+      !pastPattern.test(input.name) &&
+      !(input.name.startsWith(readPositionsPrefix) && outputNames.has(readOutputOf(input.name))),
+  );
   if (unknownInputs.length > 0) fail(`it has inputs the backend cannot feed (${unknownInputs.map((input) => input.name).join(', ')})`);
 
   const pastLayers = countLayers(inputs, pastPattern);
@@ -70,16 +86,20 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
   for (const output of outputs) {
     const width = lastDimension(output);
     const hidden = hiddenPattern.exec(output.name);
+    // `read.X` computes head output X at the columns fed to `read_positions.X`.
+    const read = output.name.startsWith(readPrefix) && inputNames.has(`${readPositionsPrefix}${output.name.slice(readPrefix.length)}`);
+    const perToken = read ? output.name.slice(readPrefix.length) : output.name;
+    const positions = read ? { positionsInput: `${readPositionsPrefix}${perToken}` } : {};
+    const base = { output: output.name, perTokenOutput: perToken, width, ...positions };
     let head: HeadOutput | undefined;
     if (hidden) {
       hiddenLayers.push(Number(hidden[1]));
       hiddenSize ??= width;
-    } else if (output.name === 'logits') head = { output: output.name, kind: 'logits', name: undefined, width };
-    else if (output.name === 'scores') head = { output: output.name, kind: 'value', name: undefined, width };
-    else if (output.name.startsWith('logits.')) head = { output: output.name, kind: 'lm', name: output.name.slice('logits.'.length), width };
-    else if (output.name.startsWith('scores.')) head = { output: output.name, kind: 'value', name: output.name.slice('scores.'.length), width };
-    else if (output.name.startsWith('class_logits.'))
-      head = { output: output.name, kind: 'token-classification', name: output.name.slice('class_logits.'.length), width };
+    } else if (perToken === 'logits') head = { ...base, kind: 'logits', name: undefined };
+    else if (perToken === 'scores') head = { ...base, kind: 'value', name: undefined };
+    else if (perToken.startsWith('logits.')) head = { ...base, kind: 'lm', name: perToken.slice('logits.'.length) };
+    else if (perToken.startsWith('scores.')) head = { ...base, kind: 'value', name: perToken.slice('scores.'.length) };
+    else if (perToken.startsWith('class_logits.')) head = { ...base, kind: 'token-classification', name: perToken.slice('class_logits.'.length) };
     else continue;
     if (output.type !== 'float32') fail(`output "${output.name}" is ${output.type ?? 'not a tensor'}; only float32 graphs are supported`);
     if (head) heads.push(head);

@@ -3,3 +3,4 @@
 export { createOrtBackend, type OnnxBackendOptions, type OrtBackendSettings } from './create-ort-backend.js';
 export { parseOnnxConfigJson, type OnnxHeadConfig, type OnnxModelConfig } from './onnx-model-config.js';
 export type { OrtModule, OrtSession, OrtTensor, OrtTensorConstructor, OrtValueMetadata } from './ort-module.js';
+export { configLocations } from './config-locations.js';

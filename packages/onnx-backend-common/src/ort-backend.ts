@@ -14,6 +14,8 @@ import type { GraphLayout } from './graph-layout.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
 import { applyReadout, type ReadoutWeights } from './linear-readout.js';
 import { OnnxCacheHandle } from './onnx-cache-handle.js';
+import { outputRows } from './output-rows.js';
+import { planReadColumns, type ReadColumns } from './read-columns.js';
 import type { OrtSession, OrtTensor, OrtTensorConstructor } from './ort-module.js';
 import type { ResolvedHead } from './resolve-model-info.js';
 import type { RowKeyValues } from './stored-row.js';
@@ -34,8 +36,9 @@ type Outputs = Readonly<Record<string, OrtTensor>>;
 
 /**
  * A `BackendV1` over one onnxruntime session, whichever runtime made it: feeds a padded batch
- * (with positions and the rows' pasts, as stored when they fit the feed, packed otherwise),
- * fetches only what the reads need, and copies out only the requested positions.
+ * (with positions and the rows' pasts, as stored when they fit the feed, packed otherwise, and
+ * each head's read positions when the graph takes them), fetches only what the reads need, and
+ * serves the requested positions as views or copies (see `outputRows`).
  */
 export class OrtBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
@@ -66,15 +69,15 @@ export class OrtBackend implements BackendV1 {
     );
     const returnCache = request.returnCache === true;
 
-    const fetches = new Set<string>();
-    for (const read of request.reads) fetches.add(this.#outputFor(state, read));
+    const sources = this.#readSources(state, request, plan);
+    const fetches = new Set<string>(sources.map((source) => source.output));
     if (returnCache) {
       for (let layer = 0; layer < this.info.numLayers; layer++) fetches.add(`present.${layer}.key`).add(`present.${layer}.value`);
     }
     if (fetches.size === 0) return { reads: [] };
-    const outputs = await state.session.run(this.#feeds(state, plan, pasts), [...fetches]);
+    const outputs = await state.session.run(this.#feeds(state, plan, pasts, sources), [...fetches]);
 
-    const reads = request.reads.map((read) => this.#serveRead(state, read, request.sequenceLength, plan, outputs));
+    const reads = request.reads.map((read, index) => this.#serveRead(state, read, sources[index]!, outputs));
     if (!returnCache) return { reads };
     const presents: RowKeyValues = { keys: [], values: [] };
     for (let layer = 0; layer < this.info.numLayers; layer++) {
@@ -104,14 +107,7 @@ export class OrtBackend implements BackendV1 {
     });
   }
 
-  /** The graph output a read comes from: a head's output, or the hidden states it is read from. */
-  #outputFor(state: OrtBackendState, read: ReadRequestV1): string {
-    if (read.kind === 'hidden') return `hidden_states.${read.layer}`;
-    if (read.layer === undefined || read.layer === this.info.numLayers) return state.heads.get(read.head)!.output;
-    return `hidden_states.${read.layer}`;
-  }
-
-  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[]): Record<string, OrtTensor> {
+  #feeds(state: OrtBackendState, plan: BatchPlan, pasts: readonly (RowKeyValues | null)[], sources: readonly ReadSource[]): Record<string, OrtTensor> {
     const { batchSize, sequenceLength, pastLength } = plan;
     const { Tensor } = state;
     const feeds: Record<string, OrtTensor> = {
@@ -119,6 +115,13 @@ export class OrtBackend implements BackendV1 {
       attention_mask: new Tensor('int64', plan.attentionMask, [batchSize, pastLength + sequenceLength]),
     };
     if (state.layout.hasPositionIds) feeds.position_ids = new Tensor('int64', plan.positionIds, [batchSize, sequenceLength]);
+    // Every head's positions are inputs, so a head nobody reads is fed column 0 of each row: one
+    // position, not zero (a Reshape to a zero-length axis would read 0 as "keep this dimension").
+    for (const head of state.heads.values()) {
+      if (head.positionsInput === undefined) continue;
+      const read = sources.find((source) => source.readColumns !== undefined && source.output === head.output)?.readColumns;
+      feeds[head.positionsInput] = new Tensor('int64', read?.columns ?? new BigInt64Array(batchSize), [batchSize, read?.readLength ?? 1]);
+    }
     const shape = state.kvShape;
     if (shape !== undefined) {
       const dims = [batchSize, shape.kvHeads, pastLength, shape.headDim];
@@ -131,37 +134,61 @@ export class OrtBackend implements BackendV1 {
     return feeds;
   }
 
-  /** Copies out only the requested positions (and columns). */
-  #serveRead(state: OrtBackendState, read: ReadRequestV1, requestLength: number, plan: BatchPlan, outputs: Outputs): ReadResultV1 {
-    const data = outputs[this.#outputFor(state, read)]!.data as Float32Array;
-    const { hiddenSize, numLayers } = this.info;
-    const finalHead = read.kind === 'head' && (read.layer === undefined || read.layer === numLayers);
-    const stride = read.kind === 'head' && finalHead ? state.heads.get(read.head)!.width : hiddenSize;
+  /**
+   * Where each read's values come from: the output to fetch and, per row, the cells of it to read.
+   * A head of a graph with read positions is computed at the columns its reads ask for (the
+   * union of them when a request reads one head twice); other reads come from the per-token head
+   * or hidden-state outputs at the positions' columns.
+   */
+  #readSources(state: OrtBackendState, request: ForwardRequestV1, plan: BatchPlan): ReadSource[] {
+    const { numLayers, hiddenSize } = this.info;
+    const requestLength = request.sequenceLength;
+    const columnCells = (positions: readonly (readonly number[])[]) =>
+      positions.map((rowPositions, row) => rowPositions.map((position) => row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!));
+    const finalHeadReads = (head: string) =>
+      request.reads.filter((read) => read.kind === 'head' && read.head === head && (read.layer === undefined || read.layer === numLayers));
+    const columnsByHead = new Map<string, ReadColumns>();
+    return request.reads.map((read) => {
+      if (read.kind === 'hidden' || (read.layer !== undefined && read.layer !== numLayers)) {
+        return { output: `hidden_states.${read.layer}`, stride: hiddenSize, cells: columnCells(read.positions) };
+      }
+      const head = state.heads.get(read.head)!;
+      if (head.positionsInput === undefined) return { output: head.output, stride: head.width, cells: columnCells(read.positions) };
+      const sameHead = finalHeadReads(read.head);
+      let readColumns = columnsByHead.get(read.head);
+      if (readColumns === undefined) {
+        readColumns = planReadColumns(
+          sameHead.map((candidate) => candidate.positions),
+          plan,
+          requestLength,
+        );
+        columnsByHead.set(read.head, readColumns);
+      }
+      const slots = readColumns.slotOf[sameHead.indexOf(read)]!;
+      const cells = slots.map((rowSlots, row) => rowSlots.map((slot) => row * readColumns.readLength + slot));
+      return { output: head.output, stride: head.width, cells, readColumns };
+    });
+  }
+
+  /** Only the requested positions (and columns), as views where whole consecutive rows are read (see `outputRows`). */
+  #serveRead(state: OrtBackendState, read: ReadRequestV1, source: ReadSource, outputs: Outputs): ReadResultV1 {
+    const data = outputs[source.output]!.data as Float32Array;
     const columns = read.kind === 'head' ? read.columns : undefined;
-    const gatherRow = (row: number, positions: readonly number[]): Float32Array => {
-      const width = columns?.length ?? stride;
-      const values = new Float32Array(positions.length * width);
-      positions.forEach((position, index) => {
-        const token = row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!;
-        if (columns === undefined) values.set(data.subarray(token * stride, (token + 1) * stride), index * width);
-        else columns.forEach((column, offset) => (values[index * width + offset] = data[token * stride + column]!));
-      });
-      return values;
-    };
-    if (read.kind === 'hidden' || finalHead) {
-      const values = read.positions.map((positions, row) => gatherRow(row, positions));
-      return { width: columns?.length ?? stride, values };
-    }
+    const innerLayer = read.kind === 'head' && read.layer !== undefined && read.layer !== this.info.numLayers;
+    if (!innerLayer) return { width: columns?.length ?? source.stride, values: outputRows(data, source.stride, source.cells, columns) };
     // An inner layer's hidden states through the final norm and the head, in JavaScript (LINEAR_READOUT).
     const readout = state.readout!;
-    const values = read.positions.map((positions, row) => {
-      const hidden = new Float32Array(positions.length * hiddenSize);
-      positions.forEach((position, index) => {
-        const token = row * plan.sequenceLength + plan.columnOf[row * requestLength + position]!;
-        hidden.set(data.subarray(token * hiddenSize, (token + 1) * hiddenSize), index * hiddenSize);
-      });
-      return applyReadout(readout, read.head, hidden, positions.length, columns);
-    });
+    const hidden = outputRows(data, source.stride, source.cells, undefined);
+    const values = hidden.map((rowHidden, row) => applyReadout(readout, read.head, rowHidden, source.cells[row]!.length, columns));
     return { width: columns?.length ?? state.heads.get(read.head)!.width, values };
   }
+}
+
+/** The output a read is served from and, per row, the cells `[cell, stride]` of it to read. */
+interface ReadSource {
+  output: string;
+  stride: number;
+  cells: number[][];
+  /** Present when the output is a `read.*` output fed these columns. */
+  readColumns?: ReadColumns;
 }

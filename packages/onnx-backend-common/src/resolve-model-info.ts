@@ -5,6 +5,8 @@ import type { OnnxHeadConfig, OnnxModelConfig } from './onnx-model-config.js';
 /** A head of the backend and the graph output computing it. */
 export interface ResolvedHead extends HeadInfoV1 {
   output: string;
+  /** The input giving the columns the head is computed at, when the graph has read positions. */
+  positionsInput?: string;
 }
 
 export interface ResolvedModel {
@@ -28,13 +30,13 @@ export function resolveModelInfo(layout: GraphLayout, config: OnnxModelConfig, f
   const configHeads = config.heads ?? [];
   const heads = new Map<string, ResolvedHead>();
   for (const output of layout.heads) {
-    const configured = configHeads.find((head) => head.output === output.output) ?? matchByName(output, configHeads, config.vocabSize);
+    const configured = configHeads.find((head) => head.output === output.perTokenOutput) ?? matchByName(output, configHeads, config.vocabSize);
     const kind: HeadKindV1 = configured?.kind ?? (output.kind === 'logits' ? logitsKind(output, config.vocabSize) : output.kind);
     const name = configured?.name ?? output.name ?? defaultHeadName(kind);
     const width = output.width ?? (kind === 'lm' ? config.vocabSize : kind === 'value' ? 1 : configured?.numLabels);
     if (width === undefined) fail(`the width of output "${output.output}" is not fixed in the graph; give the head's numLabels in options.config.heads`);
     if (heads.has(name)) fail(`two outputs compute a head named "${name}" (${heads.get(name)!.output}, ${output.output})`);
-    heads.set(name, { name, kind, width: width!, output: output.output });
+    heads.set(name, { name, kind, width: width!, output: output.output, ...(output.positionsInput ? { positionsInput: output.positionsInput } : {}) });
   }
 
   const lmWidth = [...heads.values()].find((head) => head.kind === 'lm')?.width;

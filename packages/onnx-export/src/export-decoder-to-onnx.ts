@@ -6,7 +6,19 @@ import { headNodes } from './decoder/head-nodes.js';
 import { initializerByteLength } from './external-data.js';
 import { GraphBuilder } from './graph/graph-builder.js';
 import { DataType, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
-import { dynamicAxes, headOutputNames, hiddenStatesName, onnxInputNames, pastKeyName, pastValueName, presentKeyName, presentValueName } from './onnx-names.js';
+import {
+  dynamicAxes,
+  headOutputNames,
+  hiddenStatesName,
+  onnxInputNames,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+  readAxis,
+  readOutputName,
+  readPositionsName,
+} from './onnx-names.js';
 
 export interface OnnxExportOptions {
   /** Add `past_key_values.*` inputs and `present.*` outputs (KV-cache prefix scoring). */
@@ -15,6 +27,16 @@ export interface OnnxExportOptions {
   heads?: string[];
   /** Add `hidden_states.{k}` outputs for k = 0 (embeddings) .. numLayers (residual stream, before the final norm). */
   hiddenStates?: boolean;
+  /**
+   * Apply each head only at positions given per run: per head output `X` (`logits`,
+   * `scores.value`), an input `read_positions.X` `[batch, reads]` (per row, the columns to read)
+   * and an output `read.X` `[batch, reads, width]`, instead of `X` at every position. onnxruntime
+   * runs every node of a graph whatever is fetched, so this is what makes the work follow what is
+   * read (a vocabulary-wide LM head at a few step tags instead of every token). Tools that do not
+   * know these inputs (transformers.js, Optimum) cannot run such a graph: `writeOnnxModelFolder`
+   * writes it beside the standard one.
+   */
+  readPositions?: boolean;
   /** The only opset written (and the one onnxruntime-web runs everywhere). */
   opset?: 17;
 }
@@ -50,6 +72,11 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   builder.input(onnxInputNames.inputIds, DataType.INT64, [batch, sequence]);
   builder.input(onnxInputNames.attentionMask, DataType.INT64, [batch, options.withPast ? total : sequence]);
   builder.input(onnxInputNames.positionIds, DataType.INT64, [batch, sequence]);
+  const outputNames = headOutputNames(heads);
+  const readPositions = options.readPositions === true;
+  if (readPositions) {
+    for (const head of heads) builder.input(readPositionsName(outputNames.get(head.name)!), DataType.INT64, [batch, readAxis(outputNames.get(head.name)!)]);
+  }
   if (options.withPast) {
     for (let layer = 0; layer < config.numLayers; layer++) {
       builder.input(pastKeyName(layer), DataType.FLOAT, kvShape(past));
@@ -73,13 +100,23 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
     hidden = decoderLayerNodes(context, layer, { hidden, rotary, attentionBias, withPast: options.withPast, output: hiddenStatesName(layer + 1) });
   }
 
-  if (heads.length > 0) {
-    const outputNames = headOutputNames(heads);
+  const width = (head: HeadSpec) => (head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels);
+  if (heads.length > 0 && !readPositions) {
     for (const head of heads) {
       const output = headNodes(context, head, hidden, embeddingTable, outputNames.get(head.name)!);
-      const width = head.kind === 'lm' ? config.vocabSize : head.kind === 'value' ? 1 : head.numLabels;
-      builder.output(output, DataType.FLOAT, [batch, sequence, width]);
+      builder.output(output, DataType.FLOAT, [batch, sequence, width(head)]);
     }
+  }
+  // onnxruntime runs every node of a graph whatever the fetched outputs, so a head applied at
+  // every position costs its full MatMul on every run: here each head has its own positions, and
+  // the final norm and the head run on the residual stream at those columns only.
+  for (const head of readPositions ? heads : []) {
+    const name = outputNames.get(head.name)!;
+    const positions = readPositionsName(name);
+    const scope = `/read_positions/${head.name}`;
+    const gathered = gatherReadRows(builder, hidden, config.hiddenSize, positions, scope);
+    const output = headNodes(context, head, gathered, embeddingTable, readOutputName(name));
+    builder.output(output, DataType.FLOAT, [batch, readAxis(name), width(head)]);
   }
   if (options.hiddenStates) {
     for (let layer = 0; layer <= config.numLayers; layer++) builder.output(hiddenStatesName(layer), DataType.FLOAT, [batch, sequence, config.hiddenSize]);
@@ -130,6 +167,26 @@ export function assertFitsOneMessage(proto: OnnxTypes.IModelProto): void {
       `the weights take ${(bytes / 2 ** 30).toFixed(2)} GiB, more than one protobuf message holds (2 GiB); write the model with writeOnnxModelFolder, which puts the weights in model.onnx_data`,
     );
   }
+}
+
+/**
+ * `hidden[row, read_positions[row, k]]` as `[batch, reads, hidden]`, with plain Gather over the
+ * flattened `[batch * sequence, hidden]` rows (row offsets added to the positions), so that
+ * every runtime that runs the rest of the graph runs this too.
+ */
+function gatherReadRows(builder: GraphBuilder, hidden: string, hiddenSize: number, positions: string, scope: string): string {
+  const zero = builder.int64Constant([0], []);
+  const one = builder.int64Constant([1], []);
+  const inputShape = builder.node('Shape', [onnxInputNames.inputIds], { scope });
+  const batchSize = builder.node('Gather', [inputShape, zero], { scope, attributes: { axis: 0 } });
+  const sequenceLength = builder.node('Gather', [inputShape, one], { scope, attributes: { axis: 0 } });
+  const rowStarts = builder.node('Mul', [builder.node('Range', [zero, batchSize, one], { scope }), sequenceLength], { scope });
+  const flatPositions = builder.node('Add', [positions, builder.node('Unsqueeze', [rowStarts, builder.int64Constant([1])], { scope })], {
+    scope,
+  });
+  const rows = builder.node('Reshape', [hidden, builder.int64Constant([-1, hiddenSize])], { scope });
+  // Indices [batch, reads] pick rows of [batch * sequence, hidden]: the result is [batch, reads, hidden].
+  return builder.node('Gather', [rows, flatPositions], { scope, attributes: { axis: 0 } });
 }
 
 function selectHeads(heads: readonly HeadSpec[], names: readonly string[] | undefined): HeadSpec[] {

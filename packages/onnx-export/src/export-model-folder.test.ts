@@ -15,11 +15,28 @@ describe('exportModelFolder', () => {
     const model = createRandomDecoder({ seed: 3 });
     await writeDecoderFolder(source, { model, tokenizerJson: { model: { type: 'BPE' } }, tokenizerConfig: { eos_token: '</s>' } });
     await writeFile(join(source, 'special_tokens_map.json'), '{"eos_token": "</s>"}\n');
-    const out = join(root, 'onnx');
+    await writeFile(join(source, 'generation_config.json'), '{"bos_token_id": 1, "eos_token_id": [2, 1]}\n');
+    const out = join(root, 'onnx-out');
     const result = await exportModelFolder(source, out, { heads: tinyDecoderConfig.heads, hiddenStates: true });
-    expect(result.files).toEqual(['model.onnx', 'config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']);
+    expect(result.files).toEqual([
+      'onnx/model.onnx',
+      'onnx/model_read_positions.onnx',
+      'config.json',
+      'generation_config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'special_tokens_map.json',
+    ]);
     expect(result.externalData).toBe(false);
-    expect((await readdir(out)).sort()).toEqual(['config.json', 'model.onnx', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer_config.json']);
+    expect((await readdir(out)).sort()).toEqual([
+      'config.json',
+      'generation_config.json',
+      'onnx',
+      'special_tokens_map.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+    ]);
+    expect(JSON.parse(await readFile(join(out, 'generation_config.json'), 'utf8'))).toEqual({ bos_token_id: 1, eos_token_id: [2, 1] });
     for (const name of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
       expect(await readFile(join(out, name), 'utf8')).toBe(await readFile(join(source, name), 'utf8'));
     }

@@ -1,6 +1,6 @@
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DecoderConfigToHfOptions, HeadSpec } from '@reward-lens/core';
+import { ModelLoadError, type DecoderConfigToHfOptions, type HeadSpec } from '@reward-lens/core';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import { writeOnnxModelFolder, type OnnxModelFolderResult } from './write-onnx-model-folder.js';
 
@@ -13,6 +13,10 @@ export interface ExportModelFolderOptions {
   hiddenStates?: boolean;
   /** See `writeOnnxModelFolder`. */
   externalDataThresholdBytes?: number;
+  /** See `writeOnnxModelFolder`: `hub` (default, graphs in `onnx/`) or `flat`. */
+  layout?: 'hub' | 'flat';
+  /** See `writeOnnxModelFolder`; default true. */
+  readPositionsGraph?: boolean;
 }
 
 export interface ExportModelFolderResult extends OnnxModelFolderResult {
@@ -45,23 +49,40 @@ async function sourceIdentity(inFolder: string): Promise<DecoderConfigToHfOption
   return identity;
 }
 
+/** The source's `generation_config.json`, copied as it is (where generation stops), when it has one. */
+async function sourceGenerationConfig(inFolder: string, present: Set<string>): Promise<Record<string, unknown> | undefined> {
+  if (!present.has('generation_config.json')) return undefined;
+  const path = join(inFolder, 'generation_config.json');
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: path, cause: error });
+  }
+}
+
 /**
- * Exports a Hugging Face decoder folder (config.json, safetensors, tokenizer) as an ONNX folder:
- * `model.onnx` (+ `model.onnx_data`), `config.json`, and the tokenizer files copied beside it.
- * What `reward-lens export onnx <model-folder> <out-folder>` runs.
+ * Exports a Hugging Face decoder folder (config.json, safetensors, tokenizer) as an ONNX folder in
+ * the hub layout (see `writeOnnxModelFolder`): `onnx/model.onnx` and
+ * `onnx/model_read_positions.onnx` (+ `onnx/model.onnx_data`), `config.json`,
+ * `generation_config.json` (the source's, else its BOS and EOS), and the tokenizer files copied.
+ * What `reward-lens export onnx <model-folder> <out-folder>` runs; transformers.js loads the result.
  *
  * @example
  * await exportModelFolder('models/prm', 'models/prm-onnx', { heads: [{ name: 'lm', kind: 'lm' }] });
  */
 export async function exportModelFolder(inFolder: string, outFolder: string, options: ExportModelFolderOptions): Promise<ExportModelFolderResult> {
   const { model, notes } = await loadDecoderFolder(inFolder, { heads: options.heads });
+  const present = new Set(await readdir(inFolder));
+  const generationConfig = await sourceGenerationConfig(inFolder, present);
   const result = await writeOnnxModelFolder(outFolder, {
     model,
     hfConfig: await sourceIdentity(inFolder),
     onnx: { withPast: options.withPast ?? true, hiddenStates: options.hiddenStates ?? false },
     ...(options.externalDataThresholdBytes !== undefined ? { externalDataThresholdBytes: options.externalDataThresholdBytes } : {}),
+    ...(options.layout !== undefined ? { layout: options.layout } : {}),
+    ...(options.readPositionsGraph !== undefined ? { readPositionsGraph: options.readPositionsGraph } : {}),
+    ...(generationConfig !== undefined ? { generationConfig } : {}),
   });
-  const present = new Set(await readdir(inFolder));
   const files = [...result.files];
   for (const name of tokenizerFiles) {
     if (!present.has(name)) continue;

@@ -7,6 +7,8 @@ export interface ExternalDataLayout {
   chunks: { offset: number; bytes: Uint8Array }[];
   /** Size of the data file. */
   byteLength: number;
+  /** Where each moved tensor went, by name: another graph with the same weights can point there too (`pointToExternalData`). */
+  placements: Map<string, { offset: number; length: number }>;
 }
 
 /** Tensors of at least this many bytes are aligned in the data file, so runtimes can map them (ONNX's own rule). */
@@ -20,26 +22,46 @@ const ALIGNMENT = 64 * 1024;
  */
 export function layOutExternalData(proto: OnnxTypes.IModelProto, location: string, tensorThresholdBytes = 1024): ExternalDataLayout {
   const chunks: ExternalDataLayout['chunks'] = [];
+  const placements: ExternalDataLayout['placements'] = new Map();
   let byteLength = 0;
   const initializer = (proto.graph?.initializer ?? []).map((tensor): OnnxTypes.ITensorProto => {
     const raw = tensor.rawData;
     if (!raw || raw.byteLength < tensorThresholdBytes || tensor.dataLocation === DataLocation.EXTERNAL) return tensor;
     if (raw.byteLength >= ALIGN_THRESHOLD) byteLength = Math.ceil(byteLength / ALIGNMENT) * ALIGNMENT;
     chunks.push({ offset: byteLength, bytes: raw });
-    const external: OnnxTypes.ITensorProto = {
-      ...tensor,
-      rawData: null,
-      dataLocation: DataLocation.EXTERNAL,
-      externalData: [
-        { key: 'location', value: location },
-        { key: 'offset', value: String(byteLength) },
-        { key: 'length', value: String(raw.byteLength) },
-      ],
-    };
+    placements.set(tensor.name ?? '', { offset: byteLength, length: raw.byteLength });
+    const external = externalTensor(tensor, location, byteLength, raw.byteLength);
     byteLength += raw.byteLength;
     return external;
   });
-  return { proto: { ...proto, graph: { ...proto.graph, initializer } }, chunks, byteLength };
+  return { proto: { ...proto, graph: { ...proto.graph, initializer } }, chunks, byteLength, placements };
+}
+
+/**
+ * Points the initializers of `proto` that an earlier layout placed (same name, same size) into
+ * that layout's data file, so that two graphs of one model (the standard one and the one with
+ * read positions) share one `model.onnx_data`. The others stay inside the graph.
+ */
+export function pointToExternalData(proto: OnnxTypes.IModelProto, location: string, placements: ExternalDataLayout['placements']): OnnxTypes.IModelProto {
+  const initializer = (proto.graph?.initializer ?? []).map((tensor): OnnxTypes.ITensorProto => {
+    const placed = placements.get(tensor.name ?? '');
+    if (!placed || tensor.rawData?.byteLength !== placed.length) return tensor;
+    return externalTensor(tensor, location, placed.offset, placed.length);
+  });
+  return { ...proto, graph: { ...proto.graph, initializer } };
+}
+
+function externalTensor(tensor: OnnxTypes.ITensorProto, location: string, offset: number, length: number): OnnxTypes.ITensorProto {
+  return {
+    ...tensor,
+    rawData: null,
+    dataLocation: DataLocation.EXTERNAL,
+    externalData: [
+      { key: 'location', value: location },
+      { key: 'offset', value: String(offset) },
+      { key: 'length', value: String(length) },
+    ],
+  };
 }
 
 /** Raw bytes held by the model's initializers: what decides whether weights go to external data. */

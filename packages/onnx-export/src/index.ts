@@ -10,4 +10,6 @@ export {
   pastValueName,
   presentKeyName,
   presentValueName,
+  readOutputName,
+  readPositionsName,
 } from './onnx-names.js';

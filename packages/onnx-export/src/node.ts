@@ -3,6 +3,8 @@ export {
   DEFAULT_EXTERNAL_DATA_THRESHOLD_BYTES,
   ONNX_DATA_FILE,
   ONNX_MODEL_FILE,
+  ONNX_READ_POSITIONS_FILE,
+  ONNX_SUBFOLDER,
   writeOnnxModelFolder,
   type OnnxModelFolderContents,
   type OnnxModelFolderResult,

@@ -16,12 +16,31 @@ import type { HeadSpec } from '@reward-lens/core/internal';
  * - `class_logits.{name}` `[batch_size, sequence_length, labels]`: a token-classification head
  * - with hidden states: `hidden_states.{k}` `[batch_size, sequence_length, hidden]`, k = 0 (embeddings) .. layers
  * - with past: `present.{i}.key` / `.value` `[batch_size, kv_heads, past_sequence_length + sequence_length, head_dim]`
+ *
+ * with read positions (reward-lens's own layout, in place of the per-token head outputs above):
+ * - per head output `X`, input `read_positions.X` `[batch_size, read_length.X]` int64: per row, the columns to read
+ * - output `read.X` `[batch_size, read_length.X, width]`: the head at those columns only
  */
 export const onnxInputNames = {
   inputIds: 'input_ids',
   attentionMask: 'attention_mask',
   positionIds: 'position_ids',
 } as const;
+
+/** The input giving the columns a head is read at, in a graph with read positions: `read_positions.logits`. */
+export function readPositionsName(headOutput: string): string {
+  return `read_positions.${headOutput}`;
+}
+
+/** The output computing a head only at its read positions: `read.logits`, `read.scores.value`. */
+export function readOutputName(headOutput: string): string {
+  return `read.${headOutput}`;
+}
+
+/** The dynamic axis of a head's read positions. */
+export function readAxis(headOutput: string): string {
+  return `read_length.${headOutput}`;
+}
 
 export function pastKeyName(layer: number): string {
   return `past_key_values.${layer}.key`;

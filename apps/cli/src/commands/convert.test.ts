@@ -18,14 +18,16 @@ describe('convert llama2c', () => {
     expect(stderr).toBe('');
     expect(stdout.split('\n')).toEqual([
       `wrote ${out}`,
-      '  config.json            LlamaForCausalLM: hidden 64, 5 layers, 8 heads (4',
-      '                         key/value), vocabulary 512, 512 positions, tied',
-      '                         embeddings',
-      '  model.safetensors      47 tensors, 260,032 parameters, float32, 1020.5 KiB',
-      '  tokenizer.json         512 pieces from tok512.bin',
-      '  tokenizer_config.json  BOS "<s>" = 1, EOS "</s>" = 2',
+      '  config.json             LlamaForCausalLM: hidden 64, 5 layers, 8 heads (4',
+      '                          key/value), vocabulary 512, 512 positions, tied',
+      '                          embeddings',
+      '  model.safetensors       47 tensors, 260,032 parameters, float32, 1020.5 KiB',
+      '  tokenizer.json          512 pieces from tok512.bin',
+      '  tokenizer_config.json   BOS "<s>" = 1, EOS "</s>" = 2',
+      '  generation_config.json  stops at [2,1] (EOS, and BOS as run.c does)',
       '',
     ]);
+    expect(JSON.parse(await readFile(join(out, 'generation_config.json'), 'utf8'))).toEqual({ bos_token_id: 1, eos_token_id: [2, 1] });
     const config = JSON.parse(await readFile(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
     expect(config).toMatchObject({
       architectures: ['LlamaForCausalLM'],

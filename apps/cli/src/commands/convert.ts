@@ -59,6 +59,7 @@ async function conversionReport(folder: string, conversion: Llama2cConversion, t
     ['model.safetensors', `${tensors.size} tensors, ${parameters.toLocaleString('en-US')} parameters, float32, ${await size('model.safetensors')}`],
     ['tokenizer.json', `${config.vocabSize} pieces from ${basename(tokenizerFile)}`],
     ['tokenizer_config.json', `BOS ${special('bos_token', conversion.hfConfig.bosTokenId)}, EOS ${special('eos_token', conversion.hfConfig.eosTokenId)}`],
+    ['generation_config.json', `stops at ${JSON.stringify(conversion.generationConfig.eos_token_id)} (EOS, and BOS as run.c does)`],
   ];
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = ' '.repeat(2 + labelWidth + 2);

@@ -33,22 +33,29 @@ describe('export onnx', () => {
     const lines = stdout.replace(/\d+(\.\d)? (bytes|KiB|MiB)/g, '<size>').split('\n');
     expect(lines).toEqual([
       `wrote ${storiesOnnx}`,
-      '  model.onnx             ONNX opset 17 graph with its weights, <size>',
-      '  config.json            LlamaForCausalLM: hidden 64, 5 layers, vocabulary 512,',
-      '                         512 positions; heads and outputs under "reward_lens",',
-      '                         <size>',
-      '  tokenizer.json         copied from the model folder, <size>',
-      '  tokenizer_config.json  copied from the model folder, <size>',
-      '  heads                  the LM head of a LlamaForCausalLM',
-      '  inputs                 input_ids, attention_mask, position_ids,',
-      '                         past_key_values.{0..4}.{key,value}',
-      '  outputs                logits (lm head "lm", width 512),',
-      '                         present.{0..4}.{key,value}',
+      '  onnx/model.onnx                 ONNX opset 17 graph, heads at every position',
+      '                                  (transformers.js, Optimum tools), with its',
+      '                                  weights, <size>',
+      '  onnx/model_read_positions.onnx  the same graph with heads computed only at',
+      '                                  read_positions.* (what reward-lens runs), with',
+      '                                  its weights, <size>',
+      '  config.json                     LlamaForCausalLM: hidden 64, 5 layers,',
+      '                                  vocabulary 512, 512 positions; heads and',
+      '                                  outputs under "reward_lens", <size>',
+      '  generation_config.json          BOS and EOS: where generation stops, <size>',
+      '  tokenizer.json                  copied from the model folder, <size>',
+      '  tokenizer_config.json           copied from the model folder, <size>',
+      '  heads                           the LM head of a LlamaForCausalLM',
+      '  inputs                          input_ids, attention_mask, position_ids,',
+      '                                  past_key_values.{0..4}.{key,value}',
+      '  outputs                         logits (lm head "lm", width 512),',
+      '                                  present.{0..4}.{key,value}',
       '',
     ]);
-    expect(stdout).toMatch(/^ {2}model\.onnx {13}ONNX opset 17 graph with its weights, \d+\.\d MiB$/m);
-    expect(stdout).toMatch(/^ {2}tokenizer\.json {9}copied from the model folder, 19\.1 KiB$/m);
-    expect((await readdir(storiesOnnx)).sort()).toEqual(['config.json', 'model.onnx', 'tokenizer.json', 'tokenizer_config.json']);
+    expect(stdout).toMatch(/^ {2}tokenizer\.json {18}copied from the model folder, 19\.1 KiB$/m);
+    expect((await readdir(storiesOnnx)).sort()).toEqual(['config.json', 'generation_config.json', 'onnx', 'tokenizer.json', 'tokenizer_config.json']);
+    expect((await readdir(join(storiesOnnx, 'onnx'))).sort()).toEqual(['model.onnx', 'model_read_positions.onnx']);
+    expect(JSON.parse(await readFile(join(storiesOnnx, 'generation_config.json'), 'utf8'))).toEqual({ bos_token_id: 1, eos_token_id: [2, 1] });
     const config = JSON.parse(await readFile(join(storiesOnnx, 'config.json'), 'utf8')) as Record<string, unknown>;
     expect(config).toMatchObject({
       architectures: ['LlamaForCausalLM'],
@@ -82,9 +89,9 @@ describe('export onnx', () => {
   it('exports a sequence classifier with --recipe; score --model reads the export as it reads the weights', async () => {
     const exported = await runMain(['export', 'onnx', classifier, classifierOnnx, '--recipe', 'sequence-classifier', '--hidden-states']);
     expect(exported.exitCode).toBe(0);
-    expect(exported.stdout).toMatch(/^ {2}heads {18}the heads recipe "sequence-classifier" reads$/m);
+    expect(exported.stdout).toMatch(/^ {2}heads {27}the heads recipe "sequence-classifier" reads$/m);
     expect(exported.stdout).toMatch(
-      /^ {2}outputs {16}scores\.value \(value head "value", width 1\),\n {25}hidden_states\.\{0\.\.2\}, present\.\{0\.\.1\}\.\{key,value\}$/m,
+      /^ {2}outputs {25}scores\.value \(value head "value", width 1\),\n {34}hidden_states\.\{0\.\.2\},\n {34}present\.\{0\.\.1\}\.\{key,value\}$/m,
     );
     const config = JSON.parse(await readFile(join(classifierOnnx, 'config.json'), 'utf8')) as { architectures: string[] };
     expect(config.architectures).toEqual(['LlamaForSequenceClassification']);
@@ -97,10 +104,10 @@ describe('export onnx', () => {
     const [weights] = jsonLines((await runMain(['score', '--model', classifier, '--backend', 'tiny', ...input])).stdout) as { stepScores: number[] }[];
     expect(onnx!.backend).toBe('onnx-node');
     expect(onnx!.notes).toEqual([
-      `backend "onnx-node" ran the ONNX graph ${join(classifierOnnx, 'model.onnx')}`,
+      `backend "onnx-node" ran the ONNX graph ${join(classifierOnnx, 'onnx', 'model_read_positions.onnx')}`,
       'backend "webgpu" skipped: backend "webgpu" runs decoder weights in memory, not ONNX graphs',
       'recipe "sequence-classifier" inferred from config.json\'s architecture',
-      `found ${join(classifierOnnx, 'model.onnx')}: the ONNX graph is run, not the safetensors weights`,
+      `found ${join(classifierOnnx, 'onnx', 'model_read_positions.onnx')}: the ONNX graph is run, not the safetensors weights`,
     ]);
     expect(onnx!.stepScores).toHaveLength(3);
     expectScoresClose(onnx!.stepScores, weights!.stepScores, 1e-4);
@@ -110,13 +117,13 @@ describe('export onnx', () => {
     const out = join(root, 'stories260k-no-past');
     const exported = await runMain(['export', 'onnx', stories, out, '--no-past']);
     expect(exported.exitCode).toBe(0);
-    expect(exported.stdout).toMatch(/^ {2}inputs {17}input_ids, attention_mask, position_ids$/m);
-    expect(exported.stdout).toMatch(/^ {2}outputs {16}logits \(lm head "lm", width 512\)$/m);
+    expect(exported.stdout).toMatch(/^ {2}inputs {26}input_ids, attention_mask, position_ids$/m);
+    expect(exported.stdout).toMatch(/^ {2}outputs {25}logits \(lm head "lm", width 512\)$/m);
     const { exitCode, stdout, stderr } = await runMain(['generate', '--model', out, '--prompt', 'Tom']);
     expect(exitCode).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `reward-lens: MODEL_LOAD: ${join(out, 'model.onnx')}: generate needs a KV cache, and backend "onnx-node" has none for this model ` +
+      `reward-lens: MODEL_LOAD: ${join(out, 'onnx', 'model_read_positions.onnx')}: generate needs a KV cache, and backend "onnx-node" has none for this model ` +
         '(an ONNX graph exported with --no-past has no past_key_values inputs)\n',
     );
   });
@@ -125,7 +132,7 @@ describe('export onnx', () => {
     const { exitCode, stderr } = await runMain(['generate', '--model', classifierOnnx, '--prompt', 'Tom']);
     expect(exitCode).toBe(1);
     expect(stderr).toBe(
-      `reward-lens: MODEL_LOAD: ${join(classifierOnnx, 'model.onnx')}: generate needs an LM head named "lm", and this model has none ` +
+      `reward-lens: MODEL_LOAD: ${join(classifierOnnx, 'onnx', 'model_read_positions.onnx')}: generate needs an LM head named "lm", and this model has none ` +
         '(its heads: value (value)); export a causal LM, or name a recipe with an LM head\n',
     );
   });
@@ -148,13 +155,25 @@ describe('export onnx errors', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a config.json that is not a *ForCausalLM needs --recipe, and nothing is written', async () => {
-    const out = join(root, 'classifier-without-recipe');
-    const { exitCode, stderr } = await runMain(['export', 'onnx', classifier, out]);
+  it('a *ForSequenceClassification folder needs no --recipe: it is inferred as score infers it', async () => {
+    const out = join(root, 'classifier-inferred');
+    const { exitCode, stdout } = await runMain(['export', 'onnx', classifier, out]);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(
+      /^ {2}heads {27}the heads recipe "sequence-classifier" reads\n {34}\(inferred from config\.json's architecture\n {34}LlamaForSequenceClassification\)$/m,
+    );
+    expect(JSON.parse(await readFile(join(out, 'config.json'), 'utf8'))).toMatchObject({ reward_lens: { onnx_heads: [{ name: 'value', kind: 'value' }] } });
+  });
+
+  it('a config.json whose architecture says nothing about its heads needs --recipe, and nothing is written', async () => {
+    const source = join(root, 'unknown-architecture');
+    await writeRandomClassifierFolder(source, { architectures: ['LlamaModel'], maxPositions: 96 });
+    const out = join(root, 'unknown-without-recipe');
+    const { exitCode, stderr } = await runMain(['export', 'onnx', source, out]);
     expect(exitCode).toBe(1);
     expect(stderr).toMatch(
       new RegExp(
-        `^reward-lens: MODEL_LOAD: ${escaped(join(classifier, 'config.json'))}: says the architecture is LlamaForSequenceClassification, not a \\*ForCausalLM, ` +
+        `^reward-lens: MODEL_LOAD: ${escaped(join(source, 'config.json'))}: says the architecture is LlamaModel, not a \\*ForCausalLM, ` +
           'so which heads to export is not known; pass --recipe <name>, one of: plain-value, .*sequence-classifier \\(reward-lens recipes describes them\\)\\n$',
       ),
     );
@@ -171,14 +190,14 @@ describe('export onnx errors', () => {
     expect(await readdir(out)).toEqual(['notes.txt']);
     const forced = await runMain(['export', 'onnx', stories, out, '--force']);
     expect(forced.exitCode).toBe(0);
-    expect(existsSync(join(out, 'model.onnx'))).toBe(true);
+    expect(existsSync(join(out, 'onnx', 'model.onnx'))).toBe(true);
   });
 
   it('refuses to export into the model folder itself, even with --force', async () => {
     const { exitCode, stderr } = await runMain(['export', 'onnx', stories, `${stories}/`, '--force']);
     expect(exitCode).toBe(1);
     expect(stderr).toBe(`reward-lens: INVALID_INPUT: ${stories}/: is the model folder itself; export into another folder\n`);
-    expect(existsSync(join(stories, 'model.onnx'))).toBe(false);
+    expect(existsSync(join(stories, 'onnx'))).toBe(false);
   });
 
   it.each([

@@ -18,13 +18,18 @@ const exportUsage = `Usage:
                           [--hidden-states] [--force]
 
 Exports a Hugging Face decoder folder (config.json, model.safetensors, tokenizer.json) as an
-ONNX model folder: model.onnx (ONNX opset 17, the layout of Hugging Face Optimum's decoder
-exports; weights over 100 MiB go to model.onnx_data), config.json (with the exported heads and
-their outputs under "reward_lens") and the tokenizer files, copied. The output folder is a model
-folder too: reward-lens score --model and generate --model read it, on the onnx-node backend.
+ONNX model folder in the Hugging Face hub layout, which transformers.js loads too:
+onnx/model.onnx (ONNX opset 17, the layout of Hugging Face Optimum's decoder exports),
+onnx/model_read_positions.onnx (the same weights, heads computed only where they are read: what
+reward-lens runs), weights over 100 MiB in onnx/model.onnx_data (shared by both), and at the
+root config.json (with the exported heads under "reward_lens"), generation_config.json (the
+source's, else its BOS and EOS) and the tokenizer files, copied. reward-lens score --model and
+generate --model read the folder, on the onnx-node backend.
 
-Heads: those the reading recipe reads (--recipe); without it, the LM head of a *ForCausalLM
-model. Any other architecture needs --recipe.
+Heads: those the reading recipe reads (--recipe); without it, those of the recipe config.json's
+architecture implies (as score infers it: *ForTokenClassification, *ForSequenceClassification,
+Qwen2ForProcessRewardModel), else the LM head of a *ForCausalLM model. Any other architecture
+needs --recipe.
 
 Options:
   --recipe <name>     export the heads this recipe reads (reward-lens recipes lists them)

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ONNX_OPSET } from '@reward-lens/onnx-export';
-import { ONNX_DATA_FILE, ONNX_MODEL_FILE, type ExportModelFolderResult } from '@reward-lens/onnx-export/node';
+import { ONNX_DATA_FILE, ONNX_MODEL_FILE, ONNX_READ_POSITIONS_FILE, type ExportModelFolderResult } from '@reward-lens/onnx-export/node';
 import { formatBytes } from '../format-bytes.js';
 import { wrap } from '../text-layout.js';
 
@@ -34,10 +34,18 @@ function graphSummary(config: ExportedConfig): { inputs: string; outputs: string
   return { inputs: inputs.join(', '), outputs: outputs.join(', ') };
 }
 
-function describeFile(name: string, config: ExportedConfig, result: ExportModelFolderResult): string {
-  if (name === ONNX_MODEL_FILE)
-    return result.externalData ? `ONNX opset ${ONNX_OPSET} graph, its weights in ${ONNX_DATA_FILE}` : `ONNX opset ${ONNX_OPSET} graph with its weights`;
+function describeFile(path: string, config: ExportedConfig, result: ExportModelFolderResult): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (name === ONNX_MODEL_FILE) {
+    const graph = `ONNX opset ${ONNX_OPSET} graph, heads at every position (transformers.js, Optimum tools)`;
+    return result.externalData ? `${graph}, its weights in ${ONNX_DATA_FILE}` : `${graph}, with its weights`;
+  }
+  if (name === ONNX_READ_POSITIONS_FILE) {
+    const graph = 'the same graph with heads computed only at read_positions.* (what reward-lens runs)';
+    return result.externalData ? `${graph}, its weights in ${ONNX_DATA_FILE}` : `${graph}, with its weights`;
+  }
   if (name === ONNX_DATA_FILE) return 'the weights';
+  if (name === 'generation_config.json') return 'BOS and EOS: where generation stops';
   if (name === 'config.json') {
     return (
       `${config.architectures?.join(', ') ?? 'decoder'}: hidden ${config.hidden_size}, ${config.num_hidden_layers} layers, vocabulary ${config.vocab_size}, ` +

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ModelLoadError, resolveRecipe, type HeadSpec } from '@reward-lens/core';
+import { inferRecipe, ModelLoadError, resolveRecipe, type HeadSpec } from '@reward-lens/core';
 import { recipeNames } from '../load-process-rm.js';
 
 /** The model folder `export onnx` reads: its parsed `config.json`, and the heads to export. */
@@ -33,15 +33,20 @@ async function readConfig(folder: string): Promise<Record<string, unknown>> {
 }
 
 /**
- * The heads to export: the recipe's when one is named. Otherwise only a plain causal LM says
- * what it computes (its LM head); for any other architecture the CLI does not guess the head's
- * weights and kind, it asks for the recipe.
+ * The heads to export: the recipe's when one is named; else those of the recipe `config.json`
+ * implies, inferred as `fromPretrained` infers it (`*ForTokenClassification`,
+ * `*ForSequenceClassification`, `Qwen2ForProcessRewardModel`); else a plain causal LM's LM head.
+ * For any other architecture the CLI does not guess the head's weights and kind: it asks for the recipe.
  */
 export async function readExportSource(folder: string, recipe: string | undefined): Promise<ExportSource> {
   const config = await readConfig(folder);
   if (recipe !== undefined) return { config, heads: resolveRecipe(recipe).heads, headsFrom: `the heads recipe "${recipe}" reads` };
   const architectures = config.architectures;
   const architecture = Array.isArray(architectures) && typeof architectures[0] === 'string' ? architectures[0] : undefined;
+  const inferred = inferRecipe(config);
+  if (inferred !== undefined) {
+    return { config, heads: inferred.heads, headsFrom: `the heads recipe "${inferred.name}" reads (inferred from config.json's architecture ${architecture})` };
+  }
   if (architecture?.endsWith('ForCausalLM') === true) return { config, heads: [{ name: 'lm', kind: 'lm' }], headsFrom: `the LM head of a ${architecture}` };
   const what = architecture === undefined ? 'names no architecture' : `says the architecture is ${architecture}, not a *ForCausalLM`;
   throw new ModelLoadError(

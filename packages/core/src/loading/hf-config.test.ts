@@ -100,20 +100,40 @@ describe('Hugging Face config.json', () => {
     expect(config).toMatchObject({ architecture: 'qwen2', attentionBias: true, numKvHeads: 4, headDim: 128, rmsNormEps: 1e-6, heads });
     // use_sliding_window is false, so the window is not in use (and it spans every position anyway).
     expect(notes).toEqual([]);
-    expect(decoderConfigFromHf({ ...qwenPrmConfig, use_sliding_window: true, max_position_embeddings: 32768 }, 'config.json', heads).notes).toHaveLength(1);
+    const windowed = { ...qwenPrmConfig, use_sliding_window: true, max_position_embeddings: 32768 };
+    expect(() => decoderConfigFromHf(windowed, 'config.json', heads)).toThrow(/sliding_window 4096 is in use/);
   });
 
-  it('notes a Mistral sliding window that is shorter than the positions', () => {
-    const { config, notes } = decoderConfigFromHf(mistralConfig, 'config.json', lmHead);
-    expect(config).toMatchObject({ architecture: 'mistral', attentionBias: false, numKvHeads: 8 });
-    expect(notes).toEqual([expect.stringMatching(/^sliding_window 4096 is ignored: .* at most 4096 tokens$/)]);
+  it('refuses a sliding window in use, naming the file and the setting; limit-positions loads it exactly up to the window', () => {
+    let error: unknown;
+    try {
+      decoderConfigFromHf(mistralConfig, 'models/mistral/config.json', lmHead);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ModelLoadError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ file: 'models/mistral/config.json', setting: 'sliding_window' });
+    expect((error as Error).message).toMatch(/^models\/mistral\/config\.json: sliding_window 4096 is in use \(shorter than max_position_embeddings 32768\)/);
+    expect((error as Error).message).toContain("{ slidingWindow: 'limit-positions' }");
+
+    const { config, notes } = decoderConfigFromHf(mistralConfig, 'config.json', lmHead, { slidingWindow: 'limit-positions' });
+    expect(config).toMatchObject({ architecture: 'mistral', attentionBias: false, numKvHeads: 8, maxPositions: 4096 });
+    expect(notes).toEqual([expect.stringMatching(/^positions limited to sliding_window 4096 \(of max_position_embeddings 32768\)/)]);
+    // No window, or one that spans every position, is not in use.
     expect(decoderConfigFromHf({ ...mistralConfig, sliding_window: null }, 'config.json', lmHead).notes).toEqual([]);
+    expect(decoderConfigFromHf({ ...mistralConfig, max_position_embeddings: 4096 }, 'config.json', lmHead).config.maxPositions).toBe(4096);
+  });
+
+  it('names rope_scaling as the refused setting', () => {
+    expect(() => decoderConfigFromHf({ ...mistralConfig, sliding_window: null, rope_scaling: { type: 'linear', factor: 2 } }, 'config.json', lmHead)).toThrow(
+      expect.objectContaining({ setting: 'rope_scaling' }),
+    );
   });
 
   it('reads rope_theta from rope_parameters and accepts a "default" rope_scaling', () => {
     const { rope_theta: _, ...withoutTheta } = mistralConfig;
     const config = decoderConfigFromHf(
-      { ...withoutTheta, rope_parameters: { rope_type: 'default', rope_theta: 1e6 }, rope_scaling: { type: 'default' } },
+      { ...withoutTheta, sliding_window: null, rope_parameters: { rope_type: 'default', rope_theta: 1e6 }, rope_scaling: { type: 'default' } },
       'config.json',
       lmHead,
     ).config;
@@ -121,8 +141,9 @@ describe('Hugging Face config.json', () => {
   });
 
   it('round-trips through decoderConfigToHf', () => {
+    // Mistral's window limits its positions: the written config says so, with no window left to limit.
     for (const json of [llama2Config, mistralConfig, qwenPrmConfig]) {
-      const { config } = decoderConfigFromHf(json, 'config.json', lmHead);
+      const { config } = decoderConfigFromHf(json, 'config.json', lmHead, { slidingWindow: 'limit-positions' });
       expect(decoderConfigFromHf(decoderConfigToHf(config), 'config.json', lmHead).config).toEqual(config);
     }
     const written = decoderConfigToHf(tinyDecoderConfig, { bosTokenId: 1, eosTokenId: 2 });

@@ -3,8 +3,19 @@ import { defineDecoderConfig, type DecoderArchitecture, type DecoderConfig, type
 
 export interface DecoderConfigFromHf {
   config: DecoderConfig;
-  /** What the config asks for that reward-lens does differently (a sliding window it ignores). */
+  /** What the config asks for that reward-lens does differently (positions limited to a sliding window). */
   notes: string[];
+}
+
+export interface DecoderConfigFromHfOptions {
+  /**
+   * A sliding window shorter than the model's positions (Mistral's 4096 of 32768): reward-lens
+   * attends over every earlier position, which is exact only up to the window. `refuse` (default)
+   * throws a ModelLoadError naming the file and `sliding_window`; `limit-positions` loads the
+   * model with its positions limited to the window, so every sequence it accepts is computed
+   * exactly and a longer one is refused as too long (or cut with `truncation: 'left'`).
+   */
+  slidingWindow?: 'refuse' | 'limit-positions';
 }
 
 export interface DecoderConfigToHfOptions {
@@ -24,9 +35,9 @@ const familyNames: Record<DecoderArchitecture, string> = { llama: 'Llama', mistr
  * @example
  * const { config, notes } = decoderConfigFromHf(JSON.parse(text), 'config.json', [{ name: 'lm', kind: 'lm' }]);
  */
-export function decoderConfigFromHf(json: unknown, fileName: string, heads: HeadSpec[]): DecoderConfigFromHf {
-  const fail = (message: string): never => {
-    throw new ModelLoadError(message, { file: fileName });
+export function decoderConfigFromHf(json: unknown, fileName: string, heads: HeadSpec[], options: DecoderConfigFromHfOptions = {}): DecoderConfigFromHf {
+  const fail = (message: string, setting?: string): never => {
+    throw new ModelLoadError(message, { file: fileName, ...(setting ? { setting } : {}) });
   };
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('the config is not a JSON object');
   const fields = json as Record<string, unknown>;
@@ -61,15 +72,24 @@ export function decoderConfigFromHf(json: unknown, fileName: string, heads: Head
   const ropeTheta = readRopeTheta(fields, fail) ?? positiveNumber('rope_theta', 10000);
 
   const numHeads = positiveInteger('num_attention_heads');
-  const maxPositions = positiveInteger('max_position_embeddings');
+  let maxPositions = positiveInteger('max_position_embeddings');
   const notes: string[] = [];
   const slidingWindow = fields.sliding_window;
   // Mistral applies its window whenever one is set; Qwen2 only with use_sliding_window.
   const windowInUse = flag('use_sliding_window', architecture !== 'qwen2');
   if (typeof slidingWindow === 'number' && windowInUse && slidingWindow < maxPositions) {
+    if (options.slidingWindow !== 'limit-positions') {
+      fail(
+        `sliding_window ${slidingWindow} is in use (shorter than max_position_embeddings ${maxPositions}) and is not supported: reward-lens attends ` +
+          `over every earlier position, which is this model only on sequences of at most ${slidingWindow} tokens; ` +
+          `load it with { slidingWindow: 'limit-positions' } to accept only such sequences`,
+        'sliding_window',
+      );
+    }
+    maxPositions = slidingWindow;
     notes.push(
-      `sliding_window ${slidingWindow} is ignored: reward-lens attends over every earlier position, ` +
-        `which matches this model only on sequences of at most ${slidingWindow} tokens`,
+      `positions limited to sliding_window ${slidingWindow} (of max_position_embeddings ${positiveInteger('max_position_embeddings')}): ` +
+        'reward-lens attends over every earlier position, which is this model exactly up to the window; longer sequences are refused',
     );
   }
   try {
@@ -98,15 +118,15 @@ export function decoderConfigFromHf(json: unknown, fileName: string, heads: Head
 }
 
 /** `rope_scaling` may be absent, null or the "default" type; any real scaling changes the positions. */
-function checkRopeScaling(value: unknown, key: string, fail: (message: string) => never): void {
+function checkRopeScaling(value: unknown, key: string, fail: (message: string, setting?: string) => never): void {
   if (value === undefined || value === null) return;
   const type = typeof value === 'object' ? ((value as Record<string, unknown>).rope_type ?? (value as Record<string, unknown>).type) : undefined;
   if (type === 'default') return;
-  fail(`${key} ${JSON.stringify(value)} is not supported (reward-lens implements plain RoPE only)`);
+  fail(`${key} ${JSON.stringify(value)} is not supported (reward-lens implements plain RoPE only)`, key);
 }
 
 /** Newer transformers write `rope_parameters: { rope_type, rope_theta }` instead of `rope_theta`. */
-function readRopeTheta(fields: Record<string, unknown>, fail: (message: string) => never): number | undefined {
+function readRopeTheta(fields: Record<string, unknown>, fail: (message: string, setting?: string) => never): number | undefined {
   const parameters = fields.rope_parameters;
   if (parameters === undefined || parameters === null) return undefined;
   checkRopeScaling(parameters, 'rope_parameters', fail);

@@ -7,7 +7,13 @@ export {
   type SafetensorsEntry,
   type SafetensorsTensor,
 } from './safetensors.js';
-export { decoderConfigFromHf, decoderConfigToHf, type DecoderConfigFromHf, type DecoderConfigToHfOptions } from './hf-config.js';
+export {
+  decoderConfigFromHf,
+  decoderConfigToHf,
+  type DecoderConfigFromHf,
+  type DecoderConfigFromHfOptions,
+  type DecoderConfigToHfOptions,
+} from './hf-config.js';
 export { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
 export { parseLlama2cCheckpoint, parseLlama2cHeader, permuteRotaryRows, type Llama2cHeader } from './llama2c-checkpoint.js';
 export { parseLlama2cTokenizer, type Llama2cPiece, type Llama2cTokenizer } from './llama2c-tokenizer.js';

@@ -10,11 +10,14 @@ export interface Llama2cConversion {
   tokenizerJson: Record<string, unknown>;
   tokenizerConfig: Record<string, unknown>;
   hfConfig: DecoderConfigToHfOptions;
+  /** `generation_config.json`: llama2.c's run.c ends a story when it samples BOS, so EOS is `[2, 1]`. */
+  generationConfig: Record<string, unknown>;
 }
 
 /**
  * Converts a llama2.c checkpoint and its `tokenizer.bin` to Hugging Face form: a
- * `LlamaForCausalLM` with BOS 1 and EOS 2, and a tokenizer that encodes as run.c does.
+ * `LlamaForCausalLM` with BOS 1 and EOS 2, a generation config that also stops at BOS (as run.c
+ * does), and a tokenizer that encodes as run.c does.
  *
  * @example
  * const conversion = convertLlama2cToHf(
@@ -31,5 +34,6 @@ export function convertLlama2cToHf(checkpoint: { bytes: Uint8Array; fileName: st
     tokenizerJson: llama2cTokenizerToHfJson(pieces, tokenizer.fileName),
     tokenizerConfig: llama2cTokenizerConfig(model.config.maxPositions),
     hfConfig: { architectures: ['LlamaForCausalLM'], bosTokenId: 1, eosTokenId: 2 },
+    generationConfig: { bos_token_id: 1, eos_token_id: [2, 1] },
   };
 }

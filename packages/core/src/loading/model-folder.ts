@@ -5,7 +5,7 @@ import { ModelLoadError } from '../errors/model-load-error.js';
 import { expectedTensorShapes, type HeadSpec } from '../model/decoder-config.js';
 import { validateDecoderModel, type DecoderModel } from '../model/decoder-model.js';
 import { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
-import { decoderConfigFromHf, decoderConfigToHf, type DecoderConfigToHfOptions } from './hf-config.js';
+import { decoderConfigFromHf, decoderConfigToHf, type DecoderConfigFromHfOptions, type DecoderConfigToHfOptions } from './hf-config.js';
 import { type SafetensorsTensor, serializeSafetensors } from './safetensors.js';
 import { openSafetensorsFile, type SafetensorsFile } from './safetensors-file.js';
 
@@ -24,6 +24,8 @@ export interface DecoderFolderContents {
   tokenizerConfig?: unknown;
   /** Passed to `decoderConfigToHf` (architectures, BOS and EOS ids). */
   hfConfig?: DecoderConfigToHfOptions;
+  /** Written as `generation_config.json` when given (where generation stops). */
+  generationConfig?: Record<string, unknown>;
 }
 
 /** Weights as PyTorch pickles (not the trainer's training_args.bin or optimizer.pt). */
@@ -37,12 +39,12 @@ const pickleWeightsFile = /^(pytorch_model|model|consolidated)[\w.-]*\.(bin|pt|p
  * @example
  * const { model, tokenizerJson } = await loadDecoderFolder('models/prm', { heads: [{ name: 'lm', kind: 'lm' }] });
  */
-export async function loadDecoderFolder(folder: string, options: { heads: HeadSpec[] }): Promise<DecoderFolder> {
+export async function loadDecoderFolder(folder: string, options: { heads: HeadSpec[] } & DecoderConfigFromHfOptions): Promise<DecoderFolder> {
   const entries = await listFolder(folder);
   const configPath = requireFile(folder, 'config.json', entries);
   // Checked before the weights are read, so that a missing tokenizer fails fast.
   const tokenizerPath = requireFile(folder, 'tokenizer.json', entries);
-  const { config, notes } = decoderConfigFromHf(await readJson(configPath), configPath, options.heads);
+  const { config, notes } = decoderConfigFromHf(await readJson(configPath), configPath, options.heads, options);
 
   const { files, weightsFile, shardOf } = await openWeightFiles(folder, entries);
   try {
@@ -177,7 +179,8 @@ async function requireRegularFile(path: string): Promise<string> {
 
 /**
  * Writes a model as a Hugging Face folder: `config.json`, `model.safetensors` (float32, with
- * the `format: pt` metadata transformers asks for), `tokenizer.json` and `tokenizer_config.json`.
+ * the `format: pt` metadata transformers asks for), `tokenizer.json`, `tokenizer_config.json`
+ * and, when given, `generation_config.json`.
  */
 export async function writeDecoderFolder(folder: string, contents: DecoderFolderContents): Promise<void> {
   const { model } = contents;
@@ -194,6 +197,7 @@ export async function writeDecoderFolder(folder: string, contents: DecoderFolder
   await writeFile(join(folder, 'model.safetensors'), serializeSafetensors(tensors, { format: 'pt' }));
   await writeFile(join(folder, 'tokenizer.json'), json(contents.tokenizerJson));
   if (contents.tokenizerConfig !== undefined) await writeFile(join(folder, 'tokenizer_config.json'), json(contents.tokenizerConfig));
+  if (contents.generationConfig !== undefined) await writeFile(join(folder, 'generation_config.json'), json(contents.generationConfig));
 }
 
 async function listFolder(folder: string): Promise<string[]> {

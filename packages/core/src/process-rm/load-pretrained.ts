@@ -12,6 +12,8 @@ export interface PretrainedOptions {
   backend?: string;
   /** Per-backend settings, under the backend's name. */
   backendSettings?: Record<string, unknown>;
+  /** A sliding window shorter than the positions: refused (default), or positions limited to it (see `DecoderConfigFromHfOptions`). */
+  slidingWindow?: 'refuse' | 'limit-positions';
 }
 
 /** Loads a PRM folder's model, tokenizer and recipe, and resolves a backend for it (Node only). */
@@ -35,7 +37,7 @@ export async function loadPretrained(
     recipe = inferred;
     notes.push(`recipe "${recipe.name}" inferred from config.json's architecture`);
   }
-  const contents = await readPretrainedFolder(folder, recipe.heads);
+  const contents = await readPretrainedFolder(folder, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {});
   const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, { name: `${folder}/tokenizer.json` });
   if (Number.isFinite(contents.vocabSize) && tokenizer.vocabSize > contents.vocabSize) {
     throw new ModelLoadError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${contents.vocabSize}: they do not belong together`, {

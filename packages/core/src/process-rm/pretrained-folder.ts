@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import type { ModelSource } from '../backend/model-source.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { loadDecoderFolder } from '../loading/model-folder.js';
+import { findOnnxGraph } from '../loading/onnx-graph-file.js';
+import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
 import type { HeadSpec } from '../model/decoder-config.js';
-import { recipePresets } from '../recipes/presets.js';
-import type { ReadingRecipe } from '../recipes/reading-recipe.js';
+import { inferRecipe } from '../recipes/infer-recipe.js';
 
 /* Node only: ProcessRM.fromPretrained imports this file lazily, so core stays browser-safe. */
 
@@ -32,36 +33,24 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
-/** The recipe a folder's `config.json` implies, when its architecture says it (else `undefined`). */
-export function inferRecipe(config: unknown): ReadingRecipe | undefined {
-  const architectures = (config as { architectures?: unknown } | null)?.architectures;
-  const architecture = Array.isArray(architectures) && typeof architectures[0] === 'string' ? architectures[0] : '';
-  if (architecture === 'Qwen2ForProcessRewardModel') return recipePresets['qwen2.5-math-prm'];
-  if (architecture.endsWith('ForTokenClassification')) return recipePresets['trl-token-classification'];
-  if (architecture.endsWith('ForSequenceClassification')) return recipePresets['sequence-classifier'];
-  return undefined;
-}
+export { inferRecipe };
 
 export async function readFolderConfig(folder: string): Promise<unknown> {
   return readJson(join(folder, 'config.json'));
 }
 
 /**
- * Reads what a PRM folder holds: an ONNX graph (`model.onnx` or `onnx/model.onnx`) when there is
- * one, else the safetensors weights; the tokenizer files either way. Nothing is executed.
+ * Reads what a PRM folder holds: an ONNX graph (see `findOnnxGraph`: the read-positions graph
+ * of an export, `model.onnx` or `onnx/model.onnx`) when there is one, else the safetensors weights; the tokenizer files either way. Nothing is executed.
  */
-export async function readPretrainedFolder(folder: string, heads: HeadSpec[]): Promise<PretrainedFolder> {
+export async function readPretrainedFolder(folder: string, heads: HeadSpec[], options: DecoderConfigFromHfOptions = {}): Promise<PretrainedFolder> {
   let entries: string[];
   try {
     entries = await readdir(folder);
   } catch (error) {
     throw new ModelLoadError('is not a readable model folder', { file: folder, cause: error });
   }
-  const onnxPath = entries.includes('model.onnx')
-    ? join(folder, 'model.onnx')
-    : entries.includes('onnx') && (await readdir(join(folder, 'onnx')).catch((): string[] => [])).includes('model.onnx')
-      ? join(folder, 'onnx', 'model.onnx')
-      : undefined;
+  const onnxPath = await findOnnxGraph(folder);
   if (onnxPath) {
     const config = await readFolderConfig(folder);
     if (!entries.includes('tokenizer.json'))
@@ -77,7 +66,7 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[]): P
       notes: [`found ${onnxPath}: the ONNX graph is run, not the safetensors weights`],
     };
   }
-  const loaded = await loadDecoderFolder(folder, { heads });
+  const loaded = await loadDecoderFolder(folder, { heads, ...options });
   return {
     source: { kind: 'decoder', model: loaded.model, description: `the weights in ${folder}` },
     tokenizerJson: loaded.tokenizerJson,

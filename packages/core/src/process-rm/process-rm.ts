@@ -233,7 +233,7 @@ export class ProcessRM {
       columns: this.columns,
       tokenize: (text: string, steps: readonly string[]) => this.tokenize({ problem: text, steps }),
     };
-    return new ScoredPrefix(context, problem, [], [], new Float32Array(0), []);
+    return new ScoredPrefix(context, problem, [], [], new Float32Array(0), undefined);
   }
 
   /** Frees the backend. */

@@ -1,9 +1,10 @@
-import type { BackendV1, CacheHandleV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
+import { SharedCheckpoint } from './shared-checkpoint.js';
 import type { TokenizedPair } from './tokenize-pair.js';
 
 /** What a scored prefix needs from its ProcessRM. */
@@ -14,12 +15,6 @@ export interface PrefixContext {
   columns: number[] | undefined;
   /** Lays out the problem with these steps exactly as a full pass would. */
   tokenize: (problem: string, steps: readonly string[]) => TokenizedPair;
-}
-
-/** A cache covering the first `length` tokens of `ids`. */
-interface Checkpoint {
-  length: number;
-  cache: CacheHandleV1;
 }
 
 /**
@@ -40,17 +35,25 @@ export class ScoredPrefix {
   readonly stepScores: Float32Array;
   private readonly context: PrefixContext;
   private readonly ids: readonly number[];
-  private readonly checkpoints: Checkpoint[];
+  /** The cache of the latest step, linked to those of the steps before; held by this prefix. */
+  private checkpoint: SharedCheckpoint | undefined;
   private released = false;
 
-  /** @internal Use `ProcessRM.prefix`. */
-  constructor(context: PrefixContext, problem: string, steps: readonly string[], ids: readonly number[], stepScores: Float32Array, checkpoints: Checkpoint[]) {
+  /** @internal Use `ProcessRM.prefix`. `checkpoint` is held for this prefix by the caller. */
+  constructor(
+    context: PrefixContext,
+    problem: string,
+    steps: readonly string[],
+    ids: readonly number[],
+    stepScores: Float32Array,
+    checkpoint: SharedCheckpoint | undefined,
+  ) {
     this.context = context;
     this.problem = problem;
     this.steps = steps;
     this.ids = ids;
     this.stepScores = stepScores;
-    this.checkpoints = checkpoints;
+    this.checkpoint = checkpoint;
   }
 
   /** The latest step's score (NaN before the first step). */
@@ -60,7 +63,7 @@ export class ScoredPrefix {
 
   /** Tokens covered by the cache. */
   get cachedTokens(): number {
-    return this.checkpoints.at(-1)?.length ?? 0;
+    return this.checkpoint?.length ?? 0;
   }
 
   async extend(step: string): Promise<ScoredPrefix> {
@@ -81,7 +84,7 @@ export class ScoredPrefix {
       // old end (".\n" after a step that was last) can change the last few tokens.
       let common = 0;
       while (common < this.ids.length && common < ids.length && this.ids[common] === ids[common]) common++;
-      const checkpoint = [...this.checkpoints].reverse().find((candidate) => candidate.length <= common && candidate.length < ids.length);
+      const checkpoint = this.checkpoint && [...this.checkpoint.chain()].find((candidate) => candidate.length <= common && candidate.length < ids.length);
       const start = checkpoint?.length ?? 0;
       // Steps read before the reused cache keep their scores; the rest are read in this pass.
       const firstReread = pair.readPositions.findIndex((position) => position >= start);
@@ -116,27 +119,25 @@ export class ScoredPrefix {
       const stepScores = new Float32Array(plan.steps.length);
       stepScores.set(this.stepScores.subarray(0, plan.firstReread));
       stepScores.set(fresh, plan.firstReread);
-      const kept = this.checkpoints
-        .filter((checkpoint) => checkpoint.length <= plan.start)
-        .map((checkpoint) => ({ length: checkpoint.length, cache: checkpoint.cache.fork() }));
-      kept.push({ length: plan.ids.length, cache: result.caches![row]! });
-      return new ScoredPrefix(this.context, this.problem, plan.steps, plan.ids, stepScores, kept);
+      // The new cache extends the reused checkpoint (and through it the earlier ones), shared, not forked.
+      const cache = result.caches![row]!;
+      const checkpoint = plan.checkpoint ? plan.checkpoint.extend(plan.ids.length, cache) : new SharedCheckpoint(plan.ids.length, cache, undefined);
+      return new ScoredPrefix(this.context, this.problem, plan.steps, plan.ids, stepScores, checkpoint);
     });
   }
 
-  /** An independent copy (its own cache handles), to release separately. */
+  /** An independent copy, to release separately; it shares the (read-only) caches, so nothing is copied. */
   fork(): ScoredPrefix {
     this.assertLive();
-    const checkpoints = this.checkpoints.map((checkpoint) => ({ length: checkpoint.length, cache: checkpoint.cache.fork() }));
-    return new ScoredPrefix(this.context, this.problem, this.steps, this.ids, this.stepScores.slice(), checkpoints);
+    return new ScoredPrefix(this.context, this.problem, this.steps, this.ids, this.stepScores.slice(), this.checkpoint?.hold());
   }
 
-  /** Frees the cached keys and values. Idempotent; extending afterwards throws. */
+  /** Drops this prefix's hold on the cached keys and values (freed once no prefix shares them). Idempotent; extending afterwards throws. */
   release(): void {
     if (this.released) return;
     this.released = true;
-    for (const checkpoint of this.checkpoints) checkpoint.cache.release();
-    this.checkpoints.length = 0;
+    this.checkpoint?.drop();
+    this.checkpoint = undefined;
   }
 
   private assertLive(): void {

@@ -17,3 +17,4 @@ export {
   trlTokenClassificationRecipe,
 } from './presets.js';
 export { resolveRecipe } from './resolve-recipe.js';
+export { inferRecipe } from './infer-recipe.js';

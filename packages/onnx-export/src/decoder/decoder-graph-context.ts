@@ -37,11 +37,12 @@ export function linearNodes(
   output?: string,
 ): string {
   const { builder } = context;
-  const transposed = transposeMatrix(requireTensor(context, weightName), shape.outFeatures, shape.inFeatures);
-  const weight = builder.floatInitializer(`${weightName}_transposed`, [shape.inFeatures, shape.outFeatures], transposed);
+  const weight = builder.sharedFloatInitializer(`${weightName}_transposed`, [shape.inFeatures, shape.outFeatures], () =>
+    transposeMatrix(requireTensor(context, weightName), shape.outFeatures, shape.inFeatures),
+  );
   if (biasName === undefined) return builder.node('MatMul', [x, weight], { scope, ...(output ? { output } : {}) });
   const product = builder.node('MatMul', [x, weight], { scope });
-  const bias = builder.floatInitializer(biasName, [shape.outFeatures], requireTensor(context, biasName));
+  const bias = builder.sharedFloatInitializer(biasName, [shape.outFeatures], () => requireTensor(context, biasName));
   return builder.node('Add', [product, bias], { scope, ...(output ? { output } : {}) });
 }
 
@@ -56,6 +57,6 @@ export function rmsNormNodes(context: DecoderGraphContext, x: string, weightName
   const shifted = builder.node('Add', [meanSquare, builder.floatConstant(config.rmsNormEps)], { scope });
   const root = builder.node('Sqrt', [shifted], { scope });
   const normalized = builder.node('Div', [x, root], { scope });
-  const weight = builder.floatInitializer(weightName, [config.hiddenSize], requireTensor(context, weightName));
+  const weight = builder.sharedFloatInitializer(weightName, [config.hiddenSize], () => requireTensor(context, weightName));
   return builder.node('Mul', [normalized, weight], { scope });
 }

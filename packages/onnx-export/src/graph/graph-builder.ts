@@ -18,6 +18,7 @@ export class GraphBuilder {
   readonly outputs: OnnxTypes.IValueInfoProto[] = [];
   readonly #usedNames = new Set<string>();
   readonly #constants = new Map<string, string>();
+  readonly #shared = new Map<string, number[]>();
 
   /** A name not used before: `base`, else `base_1`, `base_2`, ... */
   uniqueName(base: string): string {
@@ -58,6 +59,20 @@ export class GraphBuilder {
   /** A float32 initializer; `data` is referenced, not copied, until the model is encoded. */
   floatInitializer(name: string, dims: readonly number[], data: Float32Array): string {
     return this.initializer(name, DataType.FLOAT, dims, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+
+  /**
+   * A weight that several parts of the graph read (the final norm and a head, applied at every
+   * position and at the read positions): stored once, `data` computed only the first time.
+   */
+  sharedFloatInitializer(name: string, dims: readonly number[], data: () => Float32Array): string {
+    const known = this.#shared.get(name);
+    if (known !== undefined) {
+      if (known.join('x') !== dims.join('x')) throw new Error(`weight "${name}" is used as [${known.join(', ')}] and as [${dims.join(', ')}]`);
+      return name;
+    }
+    this.#shared.set(name, [...dims]);
+    return this.floatInitializer(name, dims, data());
   }
 
   /** A small int64 constant (shapes, axes, indices), shared between nodes that use the same value. */

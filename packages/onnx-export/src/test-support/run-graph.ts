@@ -19,6 +19,8 @@ export async function runGraph(
   config: DecoderConfig,
   rows: GraphRow[],
   past?: { length: number; tensors: Record<string, Float32Array> },
+  extraFeeds: Record<string, Tensor> = {},
+  fetches?: string[],
 ): Promise<{ outputs: InferenceSession.ReturnType; sequenceLength: number; cell: (row: number, token: number) => number }> {
   const pastLength = past?.length ?? 0;
   const sequenceLength = Math.max(...rows.map((row) => row.ids.length + (row.leftPadding ?? 0)));
@@ -48,7 +50,12 @@ export async function runGraph(
       }
     }
   }
-  const outputs = await session.run(feeds);
+  // A graph with read positions reads column 0 of each row unless told otherwise.
+  for (const name of session.inputNames.filter((input) => input.startsWith('read_positions.'))) {
+    feeds[name] = new Tensor('int64', new BigInt64Array(rows.length), [rows.length, 1]);
+  }
+  Object.assign(feeds, extraFeeds);
+  const outputs = fetches ? await session.run(feeds, fetches) : await session.run(feeds);
   const cell = (row: number, token: number) => row * sequenceLength + (rows[row]!.leftPadding ?? 0) + token;
   return { outputs, sequenceLength, cell };
 }

@@ -99,7 +99,9 @@ export interface ForwardResultV1 {
 
 /**
  * The keys and values of a scored prefix, kept by the backend. Opaque to callers.
- * A handle is used by one request at a time; `fork()` copies it for another continuation.
+ * A forward pass only reads its `past`: it never changes what a handle covers, so one handle can
+ * be the past of several continuations. `fork()` gives another handle on the same prefix, released
+ * on its own (backends share the memory between them rather than copy it).
  */
 export interface CacheHandleV1 {
   readonly specificationVersion: 'v1';
