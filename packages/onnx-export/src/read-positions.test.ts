@@ -71,9 +71,15 @@ describe('read positions: heads applied only where they are read', () => {
       'position_ids',
       'read_positions.scores.value',
       'read_positions.class_logits.classifier',
+      'read_positions.class_logits.prm',
       'read_positions.logits',
     ]);
-    expect(withReads.output.map((output) => output.name)).toEqual(['read.scores.value', 'read.class_logits.classifier', 'read.logits']);
+    expect(withReads.output.map((output) => output.name)).toEqual([
+      'read.scores.value',
+      'read.class_logits.classifier',
+      'read.class_logits.prm',
+      'read.logits',
+    ]);
     const standard = graphOf(exportDecoderToOnnx(model, { withPast: false }));
     const bytes = (graph: OnnxTypes.GraphProto) => graph.initializer.reduce((total, tensor) => total + (tensor.rawData?.byteLength ?? 0), 0);
     // The same weights; the read path adds a few int64 constants.
