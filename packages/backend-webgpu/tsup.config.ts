@@ -3,7 +3,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: { index: 'src/index.ts', register: 'src/register.ts' },
   format: ['esm', 'cjs'],
-  dts: true,
+  // The bundled declarations lose src/webgpu-types.ts's reference to the WebGPU types (GPUDevice,
+  // GPUAdapter, ...): put it back, so that a consumer typechecks with skipLibCheck off.
+  dts: { banner: '/// <reference types="@webgpu/types" />' },
   sourcemap: true,
   clean: true,
   target: 'es2022',
