@@ -17,7 +17,7 @@ function messageOf(error: unknown): string {
 }
 
 /** A registration that imports the package on first use and then defers to the package's own registration. */
-function lazyRegistration(backend: OptionalBackend): BackendRegistration {
+export function lazyRegistration(backend: OptionalBackend): BackendRegistration {
   let loading: Promise<BackendRegistration> | undefined;
   const load = () => {
     loading ??= backend.load();

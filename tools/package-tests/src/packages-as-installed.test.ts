@@ -118,6 +118,43 @@ describe("the README's API example, installed", () => {
   });
 });
 
+describe('one copy of each module and one registry per process', () => {
+  const identities = (load: (specifier: string) => string) => `const core = ${load('@reward-lens/core')};
+const internal = ${load('@reward-lens/core/internal')};
+${load('@reward-lens/backend-tiny/register')};
+${load('@reward-lens/backend-webgpu/register')};
+const tiny = ${load('@reward-lens/backend-tiny')};
+const webgpu = ${load('@reward-lens/backend-webgpu')};
+const registered = (name) => core.registeredBackends().find((registration) => registration.name === name);
+console.log(JSON.stringify({
+  errorClassAcrossEntries: core.ModelLoadError === internal.ModelLoadError,
+  tinyRegisteredIsExported: registered('tiny') === tiny.tinyBackendRegistration,
+  webgpuRegisteredIsExported: registered('webgpu') === webgpu.webGpuBackendRegistration,
+}));`;
+  const allTrue = { errorClassAcrossEntries: true, tinyRegisteredIsExported: true, webgpuRegisteredIsExported: true };
+
+  it.each([
+    ['CommonJS', 'identities.cjs', (specifier: string) => `require('${specifier}')`],
+    ['ESM', 'identities.mjs', (specifier: string) => `await import('${specifier}')`],
+  ])('%s: the entries of a package share their modules (errors are one class, the registered backend is the exported one)', async (_kind, file, load) => {
+    await writeFile(join(fullProject, file), identities(load));
+    const { stdout } = await runChecked(process.execPath, [file], { cwd: fullProject });
+    expect(JSON.parse(stdout)).toEqual(allTrue);
+  });
+
+  it('a backend registered through the CommonJS build is found by the ESM build in the same process', async () => {
+    const script = `import { createRequire } from 'node:module';
+import { ProcessRM, registeredBackends } from '@reward-lens/core';
+createRequire(import.meta.url)('@reward-lens/backend-tiny/register');
+const registered = registeredBackends().map((entry) => entry.name);
+const prm = await ProcessRM.fromTiny({ seed: 0 });
+console.log(JSON.stringify({ registered, backend: prm.backend.name }));`;
+    await writeFile(join(fullProject, 'dual-build.mjs'), script);
+    const { stdout } = await runChecked(process.execPath, ['dual-build.mjs'], { cwd: fullProject });
+    expect(JSON.parse(stdout)).toEqual({ registered: ['tiny'], backend: 'tiny' });
+  });
+});
+
 describe('browser bundles: esbuild --bundle --platform=browser, no other flags', () => {
   async function bundle(name: string, source: string, extension = 'mjs'): Promise<string> {
     const input = join(fullProject, 'browser', `${name}.${extension}`);
