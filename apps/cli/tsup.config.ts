@@ -6,11 +6,20 @@ const shared = {
   platform: 'node',
   // The SDK packages are dependencies resolved at run time, never bundled into the CLI.
   external: [/^@reward-lens\//],
+  // `import.meta.url` (the package's version, its files) also in the CommonJS build.
+  shims: true,
 } as const;
 
 export default defineConfig([
-  // The library entry (`main`), for embedding: ESM, CJS and types.
-  { ...shared, entry: { index: 'src/index.ts' }, format: ['esm', 'cjs'], dts: true, clean: true },
+  // The library entry (`main`), for embedding: ESM, CJS and types. The types use Node's streams:
+  // the reference makes @types/node (a dependency) part of a consumer's program.
+  {
+    ...shared,
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: { banner: '/// <reference types="node" />' },
+    clean: true,
+  },
   // The `reward-lens` binary: ESM only, no API.
   { ...shared, entry: { bin: 'src/bin.ts' }, format: ['esm'] },
 ]);

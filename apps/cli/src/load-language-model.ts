@@ -1,7 +1,7 @@
-import './register-backends.js';
 import { createHfTokenizer, ModelLoadError, ProcessRM, resolveBackend, type BackendV1, type ModelSource, type PrmTokenizer } from '@reward-lens/core';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import { findOnnxGraph, readTokenizerFiles } from './onnx-folder.js';
+import { requireBackendPackage } from './register-backends.js';
 
 /** A causal language model ready for `generate`: its backend, tokenizer, and the notes of its load. */
 export interface LanguageModel {
@@ -65,6 +65,7 @@ function checkGenerationFits(backend: BackendV1, tokenizer: PrmTokenizer, folder
  * beside its reward heads.
  */
 export async function loadLanguageModel(settings: { model?: string; backend: string }): Promise<LanguageModel> {
+  await requireBackendPackage(settings.backend);
   if (settings.model === undefined) {
     const prm = await ProcessRM.fromTiny({ backend: settings.backend });
     return { backend: prm.backend, tokenizer: prm.tokenizer, notes: prm.notes, dispose: () => prm.dispose() };

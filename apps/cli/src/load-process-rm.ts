@@ -1,5 +1,5 @@
-import './register-backends.js';
 import { ModelLoadError, ProcessRM, recipePresets, resolveRecipe, type StepDelimiter } from '@reward-lens/core';
+import { requireBackendPackage } from './register-backends.js';
 
 export interface ModelSettings {
   /** A Hugging Face-style model folder; absent: the seeded tiny model. */
@@ -35,6 +35,7 @@ function withRecipeHint(error: ModelLoadError): ModelLoadError {
 
 /** The PRM the command line asked for: a model folder with its recipe, or the seeded tiny PRM. */
 export async function loadProcessRM(settings: ModelSettings): Promise<ProcessRM> {
+  await requireBackendPackage(settings.backend);
   const common = {
     backend: settings.backend,
     ...(settings.delimiter !== undefined ? { delimiter: settings.delimiter } : {}),

@@ -25,8 +25,15 @@ function importBuild(provider: OnnxWebExecutionProvider): Promise<OnnxruntimeWeb
   return provider === 'webgpu' ? import('onnxruntime-web/webgpu') : import('onnxruntime-web/wasm');
 }
 
-/** What each build started with: onnxruntime-web reads `env.wasm` once, when its first session starts the wasm. */
-const started = new WeakMap<OnnxruntimeWeb, WasmSettings>();
+/**
+ * What each build started with: onnxruntime-web reads `env.wasm` once, when its first session
+ * starts the wasm. Kept on `globalThis` (like core's registries), so that every copy of this
+ * package in a process (its ESM and CommonJS builds) sees what another copy started a build with.
+ */
+const startedKey = Symbol.for('reward-lens.onnx-web.started-builds.v1');
+const processState = globalThis as unknown as Record<symbol, WeakMap<OnnxruntimeWeb, WasmSettings> | undefined>;
+processState[startedKey] ??= new WeakMap<OnnxruntimeWeb, WasmSettings>();
+const started = processState[startedKey];
 
 /**
  * The build for `provider`, with `settings` applied to its `env.wasm` before its first session.

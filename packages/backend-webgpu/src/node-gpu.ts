@@ -15,7 +15,12 @@ export interface NodeGpuOptions {
 
 type WebGpuModule = { create(flags: string[]): GPU };
 
-const instances = new Map<string, Promise<GPU>>();
+// One Dawn instance per mode for the whole process, kept on `globalThis` (like core's registries),
+// so that the ESM and CommonJS builds of this package do not each start their own.
+const instancesKey = Symbol.for('reward-lens.webgpu.node-gpu-instances.v1');
+const processState = globalThis as unknown as Record<symbol, Map<string, Promise<GPU>> | undefined>;
+processState[instancesKey] ??= new Map<string, Promise<GPU>>();
+const instances = processState[instancesKey];
 
 /** True in Node (and Node-compatible runtimes), where WebGPU comes from the `webgpu` package. */
 export function isNodeRuntime(): boolean {

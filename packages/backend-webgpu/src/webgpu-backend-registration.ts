@@ -4,6 +4,7 @@ import type { BackendRegistration } from '@reward-lens/core/internal';
 import { createWebGpuBackend, type WebGpuBackendOptions } from './create-webgpu-backend.js';
 import { describeAdapterInfo, isSoftwareAdapter } from './device/adapter-kind.js';
 import { requestWebGpuAdapter } from './device/acquire-device.js';
+import { linuxGpuDevicePresent } from './device/gpu-device-files.js';
 
 function decoderOnly(name: string, source: ModelSource): string | null {
   return isDecoderSource(source) ? null : unsupportedSourceReason(name, source, ['decoder']);
@@ -16,9 +17,9 @@ function messageOf(error: unknown): string {
 /**
  * Registers `webgpu` (priority 30, above `onnx-node` and `tiny`) for decoder weights. `'auto'`
  * takes it only where a hardware adapter answers: a software adapter (SwiftShader and the like) is
- * slower than the CPU backends, so `'auto'` skips it with a reason; asked for by name, it runs on
- * a software adapter too. Settings come from
- * `settings.webgpu` (`WebGpuBackendOptions`).
+ * slower than the CPU backends, so `'auto'` skips it with a reason (on Linux without a GPU device
+ * file, before starting Dawn at all); asked for by name, it runs on a software adapter too.
+ * Settings come from `settings.webgpu` (`WebGpuBackendOptions`).
  */
 export const webGpuBackendRegistration: BackendRegistration = {
   name: 'webgpu',
@@ -27,6 +28,11 @@ export const webGpuBackendRegistration: BackendRegistration = {
   async unavailableReason(source, { requestedByName }) {
     const wrongSource = decoderOnly('webgpu', source);
     if (wrongSource) return wrongSource;
+    // `'auto'` takes hardware adapters only: where the machine has no GPU, do not start Dawn (its
+    // probe prints native errors on stderr on a headless machine) to learn what is already known.
+    if (!requestedByName && (await linuxGpuDevicePresent()) === false) {
+      return 'this machine has no GPU device (no /dev/dri/renderD*, /dev/nvidia* or /dev/dxg), so no hardware WebGPU adapter; ask for "webgpu" by name to run on a software adapter';
+    }
     let adapter: GPUAdapter;
     try {
       adapter = await requestWebGpuAdapter({ powerPreference: 'high-performance', allowSoftwareAdapter: requestedByName });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { sharedDataPath } from '@reward-lens/core/testing/node';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 export interface ProcessBenchItem {
   id: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { convertLlama2cToHf, createHfTokenizer, type DecoderModel, type PrmTokenizer } from '@reward-lens/core';
-import { sharedDataPath } from '@reward-lens/core/testing/node';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 function convertStories260k() {
   const checkpointPath = sharedDataPath('stories260k/stories260K.bin');

@@ -7,7 +7,7 @@ import { createOnnxNodeBackend } from '@reward-lens/backend-onnx-node';
 import { main } from '@reward-lens/cli';
 import { createHfTokenizer, generate } from '@reward-lens/core';
 import { expectClose } from '@reward-lens/core/testing';
-import { sharedDataPath } from '@reward-lens/core/testing/node';
+import { sharedDataPath } from '@reward-lens/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

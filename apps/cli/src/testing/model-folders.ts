@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { convertLlama2cToHf, createRandomDecoder, defineDecoderConfig, type HeadSpec } from '@reward-lens/core';
 import { writeDecoderFolder } from '@reward-lens/core/node';
-import { sharedDataPath } from '@reward-lens/core/testing/node';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 /** llama2.c's stories260K files in the shared test data, with run.c's greedy 200 tokens from BOS. */
 export function stories260kFiles() {

@@ -1,7 +1,9 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { processWide } from '../process-wide.js';
 import { builtInAggregators, type Aggregator } from './aggregators.js';
 
-const customAggregators = new Map<string, Aggregator>();
+// Process-wide, like the backend registry: every copy of core sees the same custom aggregators.
+const customAggregators = processWide('aggregators.v1', () => new Map<string, Aggregator>());
 
 /** Adds a named aggregator (built-in names cannot be replaced). Returns a function that removes it. */
 export function registerAggregator(name: string, aggregator: Aggregator): () => void {

@@ -1,5 +1,6 @@
 import { BackendResolutionError, type SkippedBackend } from '../errors/backend-resolution-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
+import { processWide } from '../process-wide.js';
 import { unsupportedSourceReason, type ModelSource } from './model-source.js';
 import type { BackendV1 } from './v1/backend-v1.js';
 
@@ -42,7 +43,8 @@ export interface ResolvedBackend {
   notes: string[];
 }
 
-const registrations = new Map<string, BackendRegistration>();
+// Process-wide, so that a backend registered through another copy of core (CommonJS, another entry) is found here.
+const registrations = processWide('backend-registrations.v1', () => new Map<string, BackendRegistration>());
 
 /** Adds (or replaces) a backend factory. Returns a function that removes it again. */
 export function registerBackend(registration: BackendRegistration): () => void {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { validateDecoderModel } from '../model/decoder-model.js';
 import { parseLlama2cCheckpoint, permuteRotaryRows } from './llama2c-checkpoint.js';
-import { sharedDataPath } from '../testing/shared-data-path.js';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 const checkpointBytes = new Uint8Array(readFileSync(sharedDataPath('stories260k/stories260K.bin')));
 const model = parseLlama2cCheckpoint(checkpointBytes, 'stories260K.bin');

@@ -5,7 +5,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertLlama2cToHf } from './llama2c-conversion.js';
 import { loadDecoderFolder, writeDecoderFolder } from './model-folder.js';
-import { sharedDataPath } from '../testing/shared-data-path.js';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-llama2c-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

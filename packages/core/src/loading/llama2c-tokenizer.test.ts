@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
 import { parseLlama2cTokenizer, type Llama2cTokenizer } from './llama2c-tokenizer.js';
-import { sharedDataPath } from '../testing/shared-data-path.js';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 const tokenizerPath = sharedDataPath('stories260k/tok512.bin');
 const tokenizerBytes = new Uint8Array(readFileSync(tokenizerPath));

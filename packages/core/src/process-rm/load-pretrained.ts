@@ -21,7 +21,9 @@ export async function loadPretrained(
   folder: string,
   options: PretrainedOptions,
 ): Promise<ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe }> {
-  const { inferRecipe, readFolderConfig, readPretrainedFolder } = await import('./pretrained-folder.js');
+  // `#pretrained-folder` (package.json "imports") is ./pretrained-folder.js under the `node` condition and a
+  // module that throws a typed error elsewhere, so a browser bundle of core never reaches node:fs.
+  const { inferRecipe, readFolderConfig, readPretrainedFolder } = await import('#pretrained-folder');
   const notes: string[] = [];
   let recipe: ReadingRecipe;
   if (options.recipe !== undefined) {

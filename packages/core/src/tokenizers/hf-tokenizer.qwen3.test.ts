@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../testing/shared-data-path.js';
+import { sharedDataPath } from '@reward-lens/test-data';
 import { mapSpanToReadToken, mapStepsToTokens } from '../segmenter/map-steps-to-tokens.js';
 import { segmentSolution } from '../segmenter/segment-solution.js';
 import { createHfTokenizer } from './hf-tokenizer.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from '../loading/llama2c-tokenizer-json.js';
 import { parseLlama2cTokenizer } from '../loading/llama2c-tokenizer.js';
-import { sharedDataPath } from '../testing/shared-data-path.js';
+import { sharedDataPath } from '@reward-lens/test-data';
 import { offsetsProblem } from './hf-offsets-gaps.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
 import { mixedText, type Json } from './hf-tokenizer.test-support.js';

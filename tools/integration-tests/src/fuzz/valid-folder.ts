@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { convertLlama2cToHf, createRandomDecoder, defineDecoderConfig } from '@reward-lens/core';
 import { writeDecoderFolder } from '@reward-lens/core/node';
-import { sharedDataPath } from '@reward-lens/core/testing/node';
+import { sharedDataPath } from '@reward-lens/test-data';
 
 /**
  * A valid PRM folder to corrupt: a small random Llama sequence classifier (its `score` head is

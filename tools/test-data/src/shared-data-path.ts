@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * file fails the test with its name instead of skipping it.
  */
 export function sharedDataPath(relative: string): string {
-  const root = process.env.REWARD_LENS_SHARED_DATA ?? fileURLToPath(new URL('../../../../../shared/data/', import.meta.url));
+  const root = process.env.REWARD_LENS_SHARED_DATA ?? fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
   const path = `${root.replace(/\/$/, '')}/${relative}`;
   if (!existsSync(path)) {
     throw new Error(

@@ -1,0 +1,62 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { BackendV1 } from './backend/v1/backend-v1.js';
+
+// Two evaluations of the same module stand for two copies of core in one process (the CommonJS
+// build has one per entry; an app can load the ESM and the CommonJS build, or two versions).
+async function twoCopies<T>(load: () => Promise<T>): Promise<[T, T]> {
+  const first = await load();
+  vi.resetModules();
+  const second = await load();
+  expect(second).not.toBe(first);
+  return [first, second];
+}
+
+describe('process-wide state is shared by every copy of core', () => {
+  it('a backend registered through one copy of the registry is resolved by another', async () => {
+    const [first, second] = await twoCopies(() => import('./backend/registry.js'));
+    const remove = first.registerBackend({
+      name: 'copy-test',
+      priority: -1,
+      explicitOnly: true,
+      unavailableReason: () => null,
+      create: async () => ({ name: 'copy-test' }) as unknown as BackendV1,
+    });
+    try {
+      expect(second.registeredBackends().map((registration) => registration.name)).toContain('copy-test');
+      const source = { kind: 'onnx', path: 'unused.onnx', description: 'a test source' } as const;
+      expect((await second.resolveBackend('copy-test', source)).backend.name).toBe('copy-test');
+    } finally {
+      remove();
+    }
+    expect(second.registeredBackends().map((registration) => registration.name)).not.toContain('copy-test');
+  });
+
+  it('an aggregator registered through one copy is found by another', async () => {
+    const [first, second] = await twoCopies(() => import('./aggregators/aggregator-registry.js'));
+    const remove = first.registerAggregator('copy-test-sum', (scores) => Array.from(scores).reduce((total, score) => total + score, 0));
+    try {
+      expect(second.aggregate([0.25, 0.5], 'copy-test-sum')).toBe(0.75);
+    } finally {
+      remove();
+    }
+    expect(second.aggregatorNames()).not.toContain('copy-test-sum');
+  });
+
+  it('lives on globalThis under a Symbol.for key', async () => {
+    const { registerBackend } = await import('./backend/registry.js');
+    const remove = registerBackend({
+      name: 'symbol-test',
+      priority: -1,
+      explicitOnly: true,
+      unavailableReason: () => 'never',
+      create: async () => ({}) as unknown as BackendV1,
+    });
+    try {
+      const store = (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('reward-lens.backend-registrations.v1')];
+      expect(store).toBeInstanceOf(Map);
+      expect((store as Map<string, unknown>).has('symbol-test')).toBe(true);
+    } finally {
+      remove();
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import type { PackedPackage } from './build-and-pack.js';
+
+/** Every import specifier a package's `exports` map offers (its subpaths, without `./package.json`). */
+export function entrySpecifiers(entry: Pick<PackedPackage, 'name' | 'manifest'>): string[] {
+  const subpaths = Object.keys(entry.manifest.exports ?? { '.': null }).filter((subpath) => subpath !== './package.json');
+  return subpaths.map((subpath) => (subpath === '.' ? entry.name : `${entry.name}/${subpath.slice(2)}`));
+}
+
+/** A module that imports every given entry (namespace imports, so every export's type is resolved). */
+export function consumerModule(specifiers: readonly string[]): string {
+  const lines = specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';`);
+  lines.push(`export const entries = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A tsconfig for a consumer project that checks the packages' declarations too (`skipLibCheck: false`) and includes no ambient types. */
+export function strictTsconfig(files: readonly string[], lib: readonly string[]): string {
+  const compilerOptions = {
+    target: 'ES2022',
+    lib,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    types: [],
+  };
+  return `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`;
+}

@@ -1,0 +1,325 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAndPack, type PackedPackage } from './build-and-pack.js';
+import { consumerModule, entrySpecifiers, strictTsconfig } from './consumer-files.js';
+import { folderSize, readPackedManifest } from './packed-manifest.js';
+import { claimedValue, codeBlockAfter, exampleAsCommonJs, exampleAsEsm, type RecordedClaim } from './readme-example.js';
+import { runChecked, runCommand } from './run-command.js';
+import { createScratchProject } from './scratch-project.js';
+import { publishablePackages, repositoryRoot, toolBinary } from './workspace.js';
+
+// The packages as npm users get them: built, packed with `pnpm pack`, installed with npm into a
+// project outside the workspace, then used the ways users use them. Slow (a build, two installs),
+// so the hooks and tests have the project's long timeout; nothing here is timed.
+
+const packages = publishablePackages();
+const readme = readFileSync(join(repositoryRoot, 'README.md'), 'utf8');
+const apiExample = codeBlockAfter(readme, '## Using the API');
+const keepScratch = process.env.REWARD_LENS_KEEP_SCRATCH === '1';
+
+let workRoot: string;
+let packed: PackedPackage[];
+let fullProject: string;
+
+function packedPackage(name: string): PackedPackage {
+  const found = packed.find((entry) => entry.name === name);
+  if (!found) throw new Error(`${name} was not packed`);
+  return found;
+}
+
+function parseClaims(stdout: string): RecordedClaim[] {
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as RecordedClaim[];
+}
+
+/** Checks each README comment that states a value ("// [3]", "// 'EXPLORATORY' ...") against the value it had. */
+function expectClaimsHold(claims: RecordedClaim[]): void {
+  let checked = 0;
+  for (const claim of claims) {
+    const expected = claimedValue(claim.comment);
+    if (expected === undefined) {
+      expect(claim.value, claim.expression).toBeDefined();
+      continue;
+    }
+    checked++;
+    if ('literal' in expected) expect(claim.value, `${claim.expression} // ${claim.comment}`).toEqual(expected.literal);
+    else expect((claim.value as Record<string, unknown[]>)[expected.typedArray], `${claim.expression} // ${claim.comment}`).toHaveLength(expected.length);
+  }
+  expect(checked).toBeGreaterThanOrEqual(5);
+}
+
+beforeAll(async () => {
+  workRoot = await mkdtemp(join(tmpdir(), 'reward-lens-packages-'));
+  packed = await buildAndPack(packages, join(workRoot, 'tarballs'));
+  fullProject = await createScratchProject(
+    join(workRoot, 'all-packages'),
+    packed.map((entry) => entry.tarball),
+  );
+});
+
+afterAll(async () => {
+  if (workRoot && !keepScratch) await rm(workRoot, { recursive: true, force: true });
+});
+
+describe('every published package', () => {
+  it('is packed: core, the backends, the exporter and the CLI', () => {
+    expect(packages.map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(['@reward-lens/core', '@reward-lens/backend-tiny', '@reward-lens/backend-webgpu', '@reward-lens/cli']),
+    );
+  });
+
+  it.each(packages.map((entry) => entry.name))('%s: LICENSE, README, repository, homepage, bugs, and no workspace: ranges', async (name) => {
+    const entry = packedPackage(name);
+    expect(entry.files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    expect(entry.files.filter((file) => /(^|\/)src\/|\.test\.|(^|\/)test-support\//.test(file))).toEqual([]);
+    expect(readFileSync(join(repositoryRoot, entry.directory, 'LICENSE'), 'utf8')).toBe(readFileSync(join(repositoryRoot, 'LICENSE'), 'utf8'));
+    const manifest = await readPackedManifest(entry.tarball);
+    expect(manifest.license).toBe('Apache-2.0');
+    expect(manifest.repository).toEqual({ type: 'git', url: 'git+https://github.com/reward-lens/reward-lens.git', directory: entry.directory });
+    expect(manifest.homepage).toBe(`https://github.com/reward-lens/reward-lens/tree/main/${entry.directory}#readme`);
+    expect(manifest.bugs?.url).toBe('https://github.com/reward-lens/reward-lens/issues');
+    const ranges = { ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies };
+    expect(Object.entries(ranges).filter(([, range]) => range.startsWith('workspace:'))).toEqual([]);
+  });
+
+  it.each(packages.map((entry) => entry.name))('%s: publint --strict reports nothing', async (name) => {
+    const tarball = readFileSync(packedPackage(name).tarball);
+    const { messages, pkg } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      strict: true,
+    });
+    expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg, { color: false })}`)).toEqual([]);
+  });
+
+  // node10 resolution has no subpath exports (`/register`, `/node`): the node16 profile leaves it out.
+  it.each(packages.map((entry) => entry.name))('%s: arethetypeswrong finds no problem (node16 CJS and ESM, bundler)', async (name) => {
+    const result = await runCommand(toolBinary('attw'), [packedPackage(name).tarball, '--profile', 'node16', '--format', 'ascii'], { cwd: workRoot });
+    expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+  });
+});
+
+describe("the README's API example, installed", () => {
+  it('runs as an ES module, and each value its comments state holds', async () => {
+    await writeFile(join(fullProject, 'readme-example.mjs'), await exampleAsEsm(apiExample));
+    const { stdout } = await runChecked(process.execPath, ['readme-example.mjs'], { cwd: fullProject });
+    expectClaimsHold(parseClaims(stdout));
+  });
+
+  it('runs as CommonJS (require) with the same values: the backend registered through /register is found', async () => {
+    await writeFile(join(fullProject, 'readme-example.cjs'), await exampleAsCommonJs(apiExample));
+    const commonJs = parseClaims((await runChecked(process.execPath, ['readme-example.cjs'], { cwd: fullProject })).stdout);
+    expectClaimsHold(commonJs);
+    const esm = parseClaims((await runChecked(process.execPath, ['readme-example.mjs'], { cwd: fullProject })).stdout);
+    expect(commonJs).toEqual(esm);
+  });
+});
+
+describe('one copy of each module and one registry per process', () => {
+  const identities = (load: (specifier: string) => string) => `const core = ${load('@reward-lens/core')};
+const internal = ${load('@reward-lens/core/internal')};
+${load('@reward-lens/backend-tiny/register')};
+${load('@reward-lens/backend-webgpu/register')};
+const tiny = ${load('@reward-lens/backend-tiny')};
+const webgpu = ${load('@reward-lens/backend-webgpu')};
+const registered = (name) => core.registeredBackends().find((registration) => registration.name === name);
+console.log(JSON.stringify({
+  errorClassAcrossEntries: core.ModelLoadError === internal.ModelLoadError,
+  tinyRegisteredIsExported: registered('tiny') === tiny.tinyBackendRegistration,
+  webgpuRegisteredIsExported: registered('webgpu') === webgpu.webGpuBackendRegistration,
+}));`;
+  const allTrue = { errorClassAcrossEntries: true, tinyRegisteredIsExported: true, webgpuRegisteredIsExported: true };
+
+  it.each([
+    ['CommonJS', 'identities.cjs', (specifier: string) => `require('${specifier}')`],
+    ['ESM', 'identities.mjs', (specifier: string) => `await import('${specifier}')`],
+  ])('%s: the entries of a package share their modules (errors are one class, the registered backend is the exported one)', async (_kind, file, load) => {
+    await writeFile(join(fullProject, file), identities(load));
+    const { stdout } = await runChecked(process.execPath, [file], { cwd: fullProject });
+    expect(JSON.parse(stdout)).toEqual(allTrue);
+  });
+
+  it('a backend registered through the CommonJS build is found by the ESM build in the same process', async () => {
+    const script = `import { createRequire } from 'node:module';
+import { ProcessRM, registeredBackends } from '@reward-lens/core';
+createRequire(import.meta.url)('@reward-lens/backend-tiny/register');
+const registered = registeredBackends().map((entry) => entry.name);
+const prm = await ProcessRM.fromTiny({ seed: 0 });
+console.log(JSON.stringify({ registered, backend: prm.backend.name }));`;
+    await writeFile(join(fullProject, 'dual-build.mjs'), script);
+    const { stdout } = await runChecked(process.execPath, ['dual-build.mjs'], { cwd: fullProject });
+    expect(JSON.parse(stdout)).toEqual({ registered: ['tiny'], backend: 'tiny' });
+  });
+});
+
+describe('browser bundles: esbuild --bundle --platform=browser, no other flags', () => {
+  async function bundle(name: string, source: string, extension = 'mjs'): Promise<string> {
+    const input = join(fullProject, 'browser', `${name}.${extension}`);
+    const output = join(fullProject, 'browser', 'out', `${name}.mjs`);
+    await mkdir(join(fullProject, 'browser'), { recursive: true });
+    await writeFile(input, source);
+    const { stderr } = await runChecked(
+      toolBinary('esbuild'),
+      [input, '--bundle', '--platform=browser', '--format=esm', `--outfile=${output}`, '--log-level=warning'],
+      {
+        cwd: fullProject,
+      },
+    );
+    expect(stderr, 'esbuild warnings').toBe('');
+    return output;
+  }
+
+  it('core + backend-tiny (the README example) bundle, and the bundle gives the same values', async () => {
+    const output = await bundle('readme-example', await exampleAsEsm(apiExample));
+    const text = readFileSync(output, 'utf8');
+    expect(text).not.toMatch(/from ["'](node:)?(fs|fs\/promises|path)["']/);
+    // Run in Node, the browser bundle's code is what a page runs: the same seeded model, the same values.
+    const bundled = parseClaims((await runChecked(process.execPath, [output], { cwd: fullProject })).stdout);
+    const esm = parseClaims((await runChecked(process.execPath, ['readme-example.mjs'], { cwd: fullProject })).stdout);
+    expect(bundled).toEqual(esm);
+  });
+
+  it('ProcessRM.fromPretrained in a browser bundle fails with a typed error instead of reaching node:fs', async () => {
+    const output = await bundle(
+      'from-pretrained',
+      `import { ProcessRM } from '@reward-lens/core';
+ProcessRM.fromPretrained('models/any').then(
+  () => console.log('loaded'),
+  (error) => console.log(JSON.stringify({ code: error.code, message: error.message })),
+);`,
+    );
+    const { stdout } = await runChecked(process.execPath, [output], { cwd: fullProject });
+    const failure = JSON.parse(stdout) as { code: string; message: string };
+    expect(failure.code).toBe('MODEL_LOAD');
+    expect(failure.message).toMatch(/needs Node.*ProcessRM\.fromBackend/);
+  });
+
+  it('backend-webgpu (the README\'s "In a browser bundle" example) bundles', async () => {
+    const example = codeBlockAfter(readme, '**In a browser bundle**');
+    expect(example).toMatch(/@reward-lens\/backend-webgpu/);
+    expect(existsSync(await bundle('webgpu-example', example, 'ts'))).toBe(true);
+  });
+
+  it('backend-onnx-web and its register entry bundle', async () => {
+    const source = `import { createOnnxWebBackend } from '@reward-lens/backend-onnx-web';
+import '@reward-lens/backend-onnx-web/register';
+import '@reward-lens/backend-webgpu/register';
+console.log(typeof createOnnxWebBackend);`;
+    expect(existsSync(await bundle('onnx-web', source))).toBe(true);
+  });
+});
+
+describe('types, as a consumer with skipLibCheck off sees them', () => {
+  async function typecheck(name: string, files: Record<string, string>, lib: readonly string[]): Promise<void> {
+    const folder = join(fullProject, 'types', name);
+    await mkdir(folder, { recursive: true });
+    for (const [file, text] of Object.entries(files)) await writeFile(join(folder, file), text);
+    // The consumer's folder is inside the scratch project: its node_modules is found by walking up.
+    await writeFile(join(folder, 'tsconfig.json'), strictTsconfig(Object.keys(files), lib));
+    await runChecked(toolBinary('tsc'), ['-p', folder], { cwd: folder });
+  }
+
+  it('every entry of every package, from ESM and from CommonJS, and the README example', async () => {
+    const specifiers = packed.flatMap(entrySpecifiers);
+    await typecheck(
+      'all-entries',
+      { 'consumer.mts': consumerModule(specifiers), 'consumer.cts': consumerModule(specifiers), 'readme-example.mts': apiExample },
+      ['ES2022', 'DOM'],
+    );
+  });
+
+  it('core, backend-tiny, onnx-export and the CLI need no DOM library (onnxruntime and @webgpu/types do)', async () => {
+    const nodeOnly = ['@reward-lens/core', '@reward-lens/backend-tiny', '@reward-lens/onnx-export', '@reward-lens/cli'];
+    const specifiers = packed.filter((entry) => nodeOnly.includes(entry.name)).flatMap(entrySpecifiers);
+    await typecheck('node-only', { 'consumer.mts': consumerModule(specifiers), 'consumer.cts': consumerModule(specifiers) }, ['ES2022']);
+  });
+});
+
+describe('the reward-lens binary, with every backend installed', () => {
+  const binary = () => join(fullProject, 'node_modules/.bin/reward-lens');
+  const example = () => join(fullProject, 'node_modules/@reward-lens/cli/examples/solution.json');
+
+  it('scores the bundled example', async () => {
+    const { stdout } = await runChecked(binary(), ['score', '--file', example(), '--json'], { cwd: fullProject });
+    const record = JSON.parse(stdout) as { stepScores: number[]; outcome: number };
+    expect(record.stepScores).toHaveLength(4);
+    expect(record.outcome).toBe(record.stepScores[3]);
+  });
+
+  it('shows the capabilities (caps)', async () => {
+    const { stdout } = await runChecked(binary(), ['caps', '--json'], { cwd: fullProject });
+    const report = JSON.parse(stdout) as { capabilities: string; backend: string; registeredBackends: { name: string }[] };
+    expect(report.capabilities).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES');
+    expect(report.backend).toBe('tiny');
+    expect(report.registeredBackends.map((entry) => entry.name)).toEqual(expect.arrayContaining(['webgpu', 'onnx-node', 'onnx-web', 'tiny']));
+  });
+
+  it('--backend auto prints nothing on stderr (no Dawn probe output on a machine without a GPU)', async () => {
+    const { stdout, stderr } = await runChecked(binary(), ['score', '--file', example(), '--backend', 'auto', '--json'], { cwd: fullProject });
+    expect(stderr).toBe('');
+    const record = JSON.parse(stdout) as { notes: string[] };
+    expect(record.notes.some((note) => /^backend "webgpu" skipped/.test(note))).toBe(true);
+  });
+
+  it('runs in-process from CommonJS (require("@reward-lens/cli").main)', async () => {
+    const script = `const { main } = require('@reward-lens/cli');
+main(['--version'], { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then((code) => { process.exitCode = code; });`;
+    await writeFile(join(fullProject, 'cli-version.cjs'), script);
+    const { stdout } = await runChecked(process.execPath, ['cli-version.cjs'], { cwd: fullProject });
+    expect(stdout.trim()).toBe(packedPackage('@reward-lens/cli').version);
+  });
+});
+
+describe('the CLI installed alone: backend-tiny only', () => {
+  const heavyPackages = [
+    'onnxruntime-node',
+    'onnxruntime-web',
+    'webgpu',
+    '@reward-lens/backend-onnx-node',
+    '@reward-lens/backend-onnx-web',
+    '@reward-lens/backend-webgpu',
+  ];
+  let project: string;
+  // npm resolves @reward-lens/* from the registry unless the tarballs are named: name the CLI's own dependencies only.
+  const cliDependencies = ['@reward-lens/cli', '@reward-lens/core', '@reward-lens/backend-tiny', '@reward-lens/onnx-export'];
+
+  beforeAll(async () => {
+    project = await createScratchProject(
+      join(workRoot, 'cli-only'),
+      cliDependencies.map((name) => packedPackage(name).tarball),
+    );
+  });
+
+  it('installs none of onnxruntime, Dawn or the heavy backends', async () => {
+    expect(heavyPackages.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
+    const [alone, everything] = [await folderSize(join(project, 'node_modules')), await folderSize(join(fullProject, 'node_modules'))];
+    console.info(`node_modules: CLI alone ${(alone / 2 ** 20).toFixed(1)} MiB, every package ${(everything / 2 ** 20).toFixed(1)} MiB`);
+    expect(alone).toBeLessThan(50 * 2 ** 20);
+  });
+
+  it('scores with tiny, and auto says which backends were skipped because they are not installed', async () => {
+    const binary = join(project, 'node_modules/.bin/reward-lens');
+    const example = join(project, 'node_modules/@reward-lens/cli/examples/solution.json');
+    const { stdout, stderr } = await runChecked(binary, ['score', '--file', example, '--backend', 'auto', '--json'], { cwd: project });
+    expect(stderr).toBe('');
+    const record = JSON.parse(stdout) as { backend: string; notes: string[] };
+    expect(record.backend).toBe('tiny');
+    for (const name of ['webgpu', 'onnx-node', 'onnx-web']) {
+      expect(record.notes).toContainEqual(
+        expect.stringMatching(new RegExp(`^backend "${name}" skipped: @reward-lens/backend-${name} is not installed \\(npm install`)),
+      );
+    }
+  });
+
+  it('names the package to install when a missing backend is asked for', async () => {
+    const binary = join(project, 'node_modules/.bin/reward-lens');
+    const result = await runCommand(binary, ['score', '--problem', 'p', '--solution', 'a\nb', '--backend', 'onnx-node'], { cwd: project });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(
+      /BACKEND_NOT_INSTALLED: backend "onnx-node" needs the package @reward-lens\/backend-onnx-node, which is not installed: npm install @reward-lens\/backend-onnx-node@/,
+    );
+  });
+});

@@ -1,0 +1,24 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runChecked } from './run-command.js';
+
+/** The environment without the `npm_*` settings a `pnpm run` puts there: npm would read them as its own configuration. */
+function withoutPackageManagerSettings(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(environment).filter(([key]) => !/^(npm|pnpm)_/i.test(key)));
+}
+
+/**
+ * A project outside the workspace with the given tarballs installed by npm, as a user would:
+ * third-party dependencies come from the registry (npm's cache first), and install scripts are
+ * skipped (onnxruntime-node's postinstall downloads CUDA binaries, which a CPU user does not need).
+ */
+export async function createScratchProject(directory: string, tarballs: readonly string[]): Promise<string> {
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, 'package.json'), `${JSON.stringify({ name: 'reward-lens-scratch', private: true, version: '0.0.0' }, null, 2)}\n`);
+  await runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs], {
+    cwd: directory,
+    env: withoutPackageManagerSettings(process.env),
+    timeoutMs: 600_000,
+  });
+  return directory;
+}
