@@ -1,4 +1,5 @@
 import { matmulTransposed } from './matmul.js';
+import { matmul, matmulTransposedLeft } from './matmul-untransposed.js';
 
 /** The head layout attention needs. */
 export interface AttentionShape {
@@ -30,6 +31,22 @@ export interface KernelSet {
    */
   matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
   /**
+   * Optional: `out[rows, outDim] (+)= x[rows, inDim] · w[inDim, outDim]`, all row-major, adding
+   * to `out` when `accumulate` is set. Backpropagation through `y = x·Wᵀ` takes `dx = dy·W` so.
+   * Without it the gradients run on `matmulTransposed` over a transposed copy of `w`.
+   */
+  matmul?(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, accumulate?: boolean): void;
+  /**
+   * Optional: `out[aDim, bDim] (+)= a[rows, aDim]ᵀ · b[rows, bDim]`, a sum over the rows: a
+   * weight's gradient `dW = dyᵀ·x`. Without it the gradients transpose both operands.
+   */
+  matmulTransposedLeft?(out: Float32Array, a: Float32Array, b: Float32Array, rows: number, aDim: number, bDim: number, accumulate?: boolean): void;
+  /**
+   * Optional: a prepared array's contents changed (a training step updated the weights); a set
+   * that keeps its own copy copies it again. Required of a set with `prepareWeights` for training.
+   */
+  refreshWeights?(weights: Float32Array): void;
+  /**
    * Optional: `gate[i] = silu(gate[i]) · up[i]` for `i < count` (Llama's gated MLP activation).
    * Without it the model runs its own loop.
    */
@@ -56,4 +73,6 @@ export interface KernelSet {
 export const scalarKernels: KernelSet = {
   name: 'scalar',
   matmulTransposed,
+  matmul,
+  matmulTransposedLeft,
 };
