@@ -1,6 +1,7 @@
 import type { DecoderConfig, ForwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/core';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { RotaryTables } from '../model/rotary-embedding.js';
+import { BufferPool } from './buffer-pool.js';
 import { decoderParameters, type DecoderParameters } from './decoder-parameters.js';
 import { headBackward, headForward, headTangent, hiddenStatesBackward, readHiddenStates, type HeadTangentTape, type HeadTape } from './head-dual.js';
 import { createBackwardScratch, layerBackward, layerForward, layerTangent, type LayerTape, type PassContext } from './layer-dual.js';
@@ -54,6 +55,7 @@ export class GradientEngine {
   readonly parameters: DecoderParameters;
   readonly #kernels: KernelSet;
   readonly #rotary: RotaryTables;
+  readonly #pool = new BufferPool();
 
   constructor(config: DecoderConfig, tensors: ReadonlyMap<string, Float32Array>, kernels: KernelSet, rotary: RotaryTables) {
     this.parameters = decoderParameters(config, tensors);
@@ -63,6 +65,7 @@ export class GradientEngine {
 
   /** One forward and one backward pass (the request validated by the caller; no caches). */
   backward(request: ForwardRequestV1, readGradients: (reads: readonly ReadResultV1[]) => ReadGradientsV1, targets: GradientTargets): GradientPass {
+    this.#pool.recycle();
     const record = this.#forward(request, undefined);
     const seeds = readGradients(record.reads);
     const gradients = this.#backward(request, record, seeds, targets, undefined);
@@ -77,12 +80,18 @@ export class GradientEngine {
     readHessianProduct: ((reads: readonly ReadResultV1[], tangents: readonly ReadResultV1[]) => ReadGradientsV1) | undefined,
     targets: GradientTargets,
   ): HvpPass {
+    this.#pool.recycle();
     const record = this.#forward(request, direction);
     const tangentReads = record.tangent!.reads;
     const seeds = readGradients(record.reads);
     const seedTangents = readHessianProduct ? readHessianProduct(record.reads, tangentReads) : undefined;
     const { primal, tangent } = this.#backward(request, record, seeds, targets, { direction, seedTangents });
     return { reads: record.reads, gradients: primal, readTangents: tangentReads, hvp: tangent! };
+  }
+
+  /** Drops the buffers kept for the next pass. */
+  releaseMemory(): void {
+    this.#pool.clear();
   }
 
   #forward(request: ForwardRequestV1, direction: TangentV1 | undefined): ForwardRecord {
@@ -98,12 +107,13 @@ export class GradientEngine {
       tokens: batch.tokens,
       positionIds: batch.positionIds,
       spans: batch.spans,
+      pool: this.#pool,
     };
     const tangentOf = (name: string) => direction?.parameters?.get(name) ?? null;
     const depth = plans.reduce((deepest, plan) => Math.max(deepest, plan.layer), 0);
 
     const embeddings = this.parameters.embedTokens.values;
-    let stream: Float32Array = new Float32Array(batch.tokens * hiddenSize);
+    let stream = this.#pool.floats(batch.tokens * hiddenSize, false);
     batch.ids.forEach((id, token) => stream.set(embeddings.subarray(id * hiddenSize, (id + 1) * hiddenSize), token * hiddenSize));
     const streams = [stream];
     let streamTangent: Float32Array | undefined;
@@ -169,7 +179,7 @@ export class GradientEngine {
   /** The embeddings' tangent: the direction's embedding-table rows plus its input-embedding tangents. */
   #embeddingTangent(request: ForwardRequestV1, batch: PackedBatch, direction: TangentV1): Float32Array {
     const { hiddenSize } = this.parameters.config;
-    const tangent = new Float32Array(batch.tokens * hiddenSize);
+    const tangent = this.#pool.floats(batch.tokens * hiddenSize);
     const table = direction.parameters?.get(this.parameters.embedTokens.name);
     if (table) batch.ids.forEach((id, token) => tangent.set(table.subarray(id * hiddenSize, (id + 1) * hiddenSize), token * hiddenSize));
     direction.inputEmbeddings?.forEach((rowTangent, row) => {
@@ -200,8 +210,8 @@ export class GradientEngine {
     const gradientTangentOf = (name: string) => tangentBuffers?.get(name) ?? null;
     const tangentOf = (name: string) => second?.direction.parameters?.get(name) ?? null;
 
-    const dStream = new Float32Array(batch.tokens * hiddenSize);
-    const dStreamTangent = second ? new Float32Array(batch.tokens * hiddenSize) : undefined;
+    const dStream = this.#pool.floats(batch.tokens * hiddenSize);
+    const dStreamTangent = second ? this.#pool.floats(batch.tokens * hiddenSize) : undefined;
     const inject = (layer: number) => {
       plans.forEach((plan, index) => {
         if (plan.layer !== layer) return;
@@ -232,8 +242,8 @@ export class GradientEngine {
 
     const depth = record.layers.length;
     inject(depth);
-    const scratch = createBackwardScratch(config, batch.tokens);
-    const tangentScratch = second ? createBackwardScratch(config, batch.tokens) : undefined;
+    const scratch = createBackwardScratch(config, batch.tokens, this.#pool);
+    const tangentScratch = second ? createBackwardScratch(config, batch.tokens, this.#pool) : undefined;
     for (let layer = depth - 1; layer >= 0; layer--) {
       layerBackward(
         context,

@@ -1,6 +1,7 @@
 import type { DecoderConfig } from '@reward-lens/core';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import { applyRotary, type RotaryTables } from '../model/rotary-embedding.js';
+import type { BufferPool } from './buffer-pool.js';
 import { attentionBackward, attentionForward, attentionTangent, type TokenSpan } from './attention-dual.js';
 import type { LayerParameters } from './decoder-parameters.js';
 import type { ParameterLookup } from './head-dual.js';
@@ -19,6 +20,8 @@ export interface PassContext {
   tokens: number;
   positionIds: Int32Array;
   spans: readonly TokenSpan[];
+  /** Where the passes' large buffers come from (recycled between passes). */
+  pool: BufferPool;
 }
 
 /**
@@ -43,9 +46,9 @@ export interface LayerTape {
   activation: Float32Array;
 }
 
-function allocateTape(config: DecoderConfig, tokens: number, input: Float32Array): LayerTape {
+function allocateTape(config: DecoderConfig, tokens: number, input: Float32Array, pool: BufferPool): LayerTape {
   const { hiddenSize, numHeads, numKvHeads, headDim, intermediateSize } = config;
-  const floats = (width: number) => new Float32Array(tokens * width);
+  const floats = (width: number) => pool.floats(tokens * width, false);
   return {
     input,
     inputRoots: new Float64Array(tokens),
@@ -73,7 +76,7 @@ export function layerForward(context: PassContext, parameters: LayerParameters, 
   const { hiddenSize, numHeads, numKvHeads, headDim, intermediateSize, rmsNormEps } = config;
   const queryWidth = numHeads * headDim;
   const keyWidth = numKvHeads * headDim;
-  const tape = allocateTape(config, tokens, input);
+  const tape = allocateTape(config, tokens, input, context.pool);
   const p = parameters;
 
   rmsNormForward(tape.normedInput, tape.inputRoots, input, p.inputNorm.values, tokens, hiddenSize, rmsNormEps);
@@ -90,7 +93,7 @@ export function layerForward(context: PassContext, parameters: LayerParameters, 
   kernels.matmulTransposed(tape.gate, tape.normedMiddle, p.gateWeight.values, tokens, hiddenSize, intermediateSize);
   kernels.matmulTransposed(tape.up, tape.normedMiddle, p.upWeight.values, tokens, hiddenSize, intermediateSize);
   gatedSiluForward(kernels, tape.activation, tape.gate, tape.up, tokens * intermediateSize);
-  const output = new Float32Array(tokens * hiddenSize);
+  const output = context.pool.floats(tokens * hiddenSize, false);
   kernels.matmulTransposed(output, tape.activation, p.downWeight.values, tokens, intermediateSize, hiddenSize);
   addInto(output, tape.middle, tokens * hiddenSize);
   return { tape, output };
@@ -108,7 +111,7 @@ export function layerTangent(
   const { hiddenSize, numHeads, numKvHeads, headDim, intermediateSize } = config;
   const queryWidth = numHeads * headDim;
   const keyWidth = numKvHeads * headDim;
-  const t = allocateTape(config, tokens, inputTangent);
+  const t = allocateTape(config, tokens, inputTangent, context.pool);
   const p = parameters;
   const of = (tensor: { name: string } | undefined) => (tensor ? tangentOf(tensor.name) : null);
 
@@ -141,7 +144,7 @@ export function layerTangent(
   linearTangent(products, t.gate, tape.normedMiddle, t.normedMiddle, p.gateWeight.values, of(p.gateWeight), null, tokens, hiddenSize, intermediateSize);
   linearTangent(products, t.up, tape.normedMiddle, t.normedMiddle, p.upWeight.values, of(p.upWeight), null, tokens, hiddenSize, intermediateSize);
   gatedSiluTangent(t.activation, tape.gate, tape.up, t.gate, t.up, tokens * intermediateSize);
-  const output = new Float32Array(tokens * hiddenSize);
+  const output = context.pool.floats(tokens * hiddenSize, false);
   linearTangent(products, output, tape.activation, t.activation, p.downWeight.values, of(p.downWeight), null, tokens, intermediateSize, hiddenSize);
   addInto(output, t.middle, tokens * hiddenSize);
   return { tape: t, output };
@@ -159,9 +162,9 @@ export interface BackwardScratch {
   dValues: Float32Array;
 }
 
-export function createBackwardScratch(config: DecoderConfig, tokens: number): BackwardScratch {
+export function createBackwardScratch(config: DecoderConfig, tokens: number, pool: BufferPool): BackwardScratch {
   const { hiddenSize, numHeads, numKvHeads, headDim, intermediateSize } = config;
-  const floats = (width: number) => new Float32Array(tokens * width);
+  const floats = (width: number) => pool.floats(tokens * width, false);
   return {
     dActivation: floats(intermediateSize),
     dGate: floats(intermediateSize),
@@ -244,6 +247,7 @@ export function layerBackward(
     );
   }
   gatedSiluBackward(
+    context.kernels,
     s.dGate,
     s.dUp,
     s.dActivation,

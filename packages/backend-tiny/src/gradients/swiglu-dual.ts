@@ -46,8 +46,12 @@ export interface GatedSiluBackwardTangent {
   dUpTangent: Float32Array;
 }
 
-/** `dg = dh·u·silu'(g)`, `du = dh·silu(g)` (written, not added), and their tangents when asked. */
+/**
+ * `dg = dh·u·silu'(g)`, `du = dh·silu(g)` (written, not added), and their tangents when asked;
+ * on the kernel set's `gatedSiluBackward` when it has one and no tangents are wanted.
+ */
 export function gatedSiluBackward(
+  kernels: KernelSet,
   dGate: Float32Array,
   dUp: Float32Array,
   dh: Float32Array,
@@ -56,6 +60,10 @@ export function gatedSiluBackward(
   count: number,
   tangent?: GatedSiluBackwardTangent,
 ): void {
+  if (!tangent && kernels.gatedSiluBackward) {
+    kernels.gatedSiluBackward(dGate, dUp, dh, gate, up, count);
+    return;
+  }
   for (let index = 0; index < count; index++) {
     const g = gate[index]!;
     const u = up[index]!;

@@ -52,6 +52,11 @@ export interface KernelSet {
    */
   gatedSilu?(gate: Float32Array, up: Float32Array, count: number): void;
   /**
+   * Optional: backpropagation through `h = silu(gate)·up`: writes `dGate = dh·up·silu'(gate)`
+   * and `dUp = dh·silu(gate)` for `i < count`. Without it the gradients run their own loop.
+   */
+  gatedSiluBackward?(dGate: Float32Array, dUp: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, count: number): void;
+  /**
    * Optional: the whole causal attention of one row's new tokens, with the arguments and the
    * meaning of the model's `attendRow` (`model/attention.ts`), which runs without it on
    * `matmulTransposed`. Each new token's output must depend only on its query and the keys and

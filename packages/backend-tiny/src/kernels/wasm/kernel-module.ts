@@ -1,3 +1,4 @@
+import { addGatedSiluBackward } from './activations-backward-simd.js';
 import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
 import { addAttendValues } from './attention-values-simd.js';
 import { addMatmul } from './matmul-simd.js';
@@ -22,6 +23,7 @@ export interface KernelModuleExports {
   softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
   gatedSilu(gate: number, up: number, count: number): void;
+  gatedSiluBackward(dGate: number, dUp: number, dh: number, gate: number, up: number, count: number): void;
   gemm(
     out: number,
     a: number,
@@ -47,6 +49,7 @@ export function buildKernelModule(): Uint8Array<ArrayBuffer> {
   addAttendValues(builder);
   addGatedSilu(builder);
   addMatmulUntransposed(builder);
+  addGatedSiluBackward(builder);
   return builder.toBytes();
 }
 

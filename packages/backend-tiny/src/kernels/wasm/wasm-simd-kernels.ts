@@ -141,6 +141,19 @@ class WasmSimdKernels implements KernelSet {
     heap.read(gateAddress, count, gate);
   }
 
+  gatedSiluBackward(dGate: Float32Array, dUp: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, count: number): void {
+    const heap = this.#heap;
+    const scratch = heap.scratch();
+    const [dGateAddress, dUpAddress, dhAddress, gateAddress, upAddress] = [0, 1, 2, 3, 4].map(() => scratch.place(count));
+    scratch.done();
+    heap.write(dhAddress!, dh, count);
+    heap.write(gateAddress!, gate, count);
+    heap.write(upAddress!, up, count);
+    this.#kernels.gatedSiluBackward(dGateAddress!, dUpAddress!, dhAddress!, gateAddress!, upAddress!, count);
+    heap.read(dGateAddress!, count, dGate);
+    heap.read(dUpAddress!, count, dUp);
+  }
+
   attendRow(
     shape: AttentionShape,
     queries: Float32Array,
