@@ -285,7 +285,7 @@ async function runTraining(run: Run): Promise<TrainResult> {
   const sessionStart = performance.now();
   let sessionTokens = 0;
   let stopped: TrainResult['stopped'] = 'completed';
-  let lastCheckpoint: string | undefined;
+  let lastCheckpoint = run.checkpoint?.folder;
   while (state.step < options.steps) {
     if (options.signal?.aborted) {
       stopped = 'aborted';

@@ -84,6 +84,10 @@ export async function readCheckpoint(folder: string, recipe: ReadingRecipe): Pro
     if (ModelLoadError.isInstance(error)) throw error;
     throw new ModelLoadError(`is not a resumable checkpoint (${(error as Error).message})`, { file: folder, cause: error });
   }
+  // JSON writes NaN (an accuracy over no items) as null.
+  state.evaluations = state.evaluations.map((record) =>
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value === null ? Number.NaN : value])),
+  ) as TrainerState['evaluations'];
   if (state.formatVersion !== 1) throw new ModelLoadError(`trainer_state.json has format ${state.formatVersion}; this version reads 1`, { file: stateFile });
   const firstMoments = new Map<string, Float32Array>();
   const secondMoments = new Map<string, Float32Array>();
