@@ -206,9 +206,11 @@ export interface AttentionBackwardTangent extends AttentionTangents {
 
 /**
  * The backward pass: writes `dQueries`, `dKeys`, `dValues` (of the rotated queries and keys)
- * from `dOutput`, and their tangents when `tangent` is given.
+ * from `dOutput`, and their tangents when `tangent` is given; on the kernel set's
+ * `attentionBackwardRow` when it has one and no tangents are wanted.
  */
 export function attentionBackward(
+  kernels: KernelSet,
   products: Products,
   shape: AttentionShape,
   spans: readonly TokenSpan[],
@@ -221,6 +223,10 @@ export function attentionBackward(
   dValues: Float32Array,
   tangent?: AttentionBackwardTangent,
 ): void {
+  if (!tangent && kernels.attentionBackwardRow) {
+    for (const { start, count } of spans) kernels.attentionBackwardRow(shape, queries, keys, values, dOutput, dQueries, dKeys, dValues, start, count);
+    return;
+  }
   const layout = layoutOf(shape, spans);
   const { headDim, numKvHeads } = shape;
   const { scale } = layout;

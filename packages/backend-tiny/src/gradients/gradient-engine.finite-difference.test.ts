@@ -221,6 +221,22 @@ describe.each(kernelSets)('gradients and HVPs on %s kernels against float64 cent
       { parameters: true, inputEmbeddings: true },
     );
 
+    // The gradient-only pass (which runs the kernel set's fused attention backward, when it has one) gives the same gradient.
+    const gradientOnly = engine.backward(
+      request,
+      (forwardReads) =>
+        forwardReads.map((read, index) =>
+          read.values.map((values, row) => values.map((value, at) => linear[index]![row]![at]! + quadratic[index]![row]![at]! * value)),
+        ),
+      { parameters: true, inputEmbeddings: true },
+    );
+    const expectSame = (actual: Float32Array, expected: Float32Array, label: string) => {
+      const scale = expected.reduce((largest, value) => Math.max(largest, Math.abs(value)), 0);
+      actual.forEach((value, index) => expect(Math.abs(value - expected[index]!), label).toBeLessThanOrEqual(1e-5 * scale));
+    };
+    for (const [name, values] of pass.gradients.parameters!) expectSame(gradientOnly.gradients.parameters!.get(name)!, values, name);
+    pass.gradients.inputEmbeddings!.forEach((values, row) => expectSame(gradientOnly.gradients.inputEmbeddings![row]!, values, `input row ${row}`));
+
     // The forward part agrees with the float64 decoder.
     pass.reads.forEach((read, index) => read.values.forEach((values, row) => expect(relativeError(values, shapes[index]![row]!)).toBeLessThan(1e-5)));
 

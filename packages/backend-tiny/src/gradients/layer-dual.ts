@@ -326,6 +326,7 @@ export function layerBackward(
     );
   }
   attentionBackward(
+    context.kernels,
     products,
     config,
     context.spans,

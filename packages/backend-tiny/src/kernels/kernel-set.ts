@@ -57,6 +57,24 @@ export interface KernelSet {
    */
   gatedSiluBackward?(dGate: Float32Array, dUp: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, count: number): void;
   /**
+   * Optional: backpropagation through the causal attention of one row's tokens (rows
+   * `start..start + count` of the packed `[tokens, width]` arrays, rotated queries and keys):
+   * writes those rows of `dQueries`, `dKeys`, `dValues` from `dOutput`. Without it the
+   * gradients run the same steps on the products above.
+   */
+  attentionBackwardRow?(
+    shape: AttentionShape,
+    queries: Float32Array,
+    keys: Float32Array,
+    values: Float32Array,
+    dOutput: Float32Array,
+    dQueries: Float32Array,
+    dKeys: Float32Array,
+    dValues: Float32Array,
+    start: number,
+    count: number,
+  ): void;
+  /**
    * Optional: the whole causal attention of one row's new tokens, with the arguments and the
    * meaning of the model's `attendRow` (`model/attention.ts`), which runs without it on
    * `matmulTransposed`. Each new token's output must depend only on its query and the keys and

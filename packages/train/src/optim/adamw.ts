@@ -23,8 +23,8 @@ export interface AdamWState {
 const defaultDecays = (name: string) => !name.endsWith('.bias') && !name.endsWith('norm.weight');
 
 /**
- * AdamW over a model's tensors, updated in place: `p ← p - lr·(m̂/(√v̂ + ε) + λ·p)`, moments
- * kept in float32, each update computed in float64 and rounded once.
+ * AdamW over a model's tensors, updated in place: `p ← p·(1 - lr·λ) - lr·m̂/(√v̂ + ε)`,
+ * moments kept in float32, each update computed in float64 and rounded once.
  */
 export class AdamW {
   readonly #parameters: ReadonlyMap<string, Float32Array>;
@@ -66,22 +66,25 @@ export class AdamW {
   step(gradients: ReadonlyMap<string, Float32Array>, learningRate: number): void {
     const state = this.#state;
     state.step++;
-    const correction1 = 1 - this.#beta1 ** state.step;
-    const correction2 = 1 - this.#beta2 ** state.step;
+    const beta1 = this.#beta1;
+    const beta2 = this.#beta2;
+    const epsilon = this.#epsilon;
+    const stepSize = learningRate / (1 - beta1 ** state.step);
+    const inverseCorrection2 = 1 / (1 - beta2 ** state.step);
     for (const [name, parameter] of this.#parameters) {
       const gradient = gradients.get(name);
       if (!gradient) continue;
       const first = state.firstMoments.get(name)!;
       const second = state.secondMoments.get(name)!;
-      const decay = this.#decays(name) ? this.#weightDecay : 0;
-      for (let index = 0; index < parameter.length; index++) {
+      const shrink = 1 - learningRate * (this.#decays(name) ? this.#weightDecay : 0);
+      const length = parameter.length;
+      for (let index = 0; index < length; index++) {
         const g = gradient[index]!;
-        const m = this.#beta1 * first[index]! + (1 - this.#beta1) * g;
-        const v = this.#beta2 * second[index]! + (1 - this.#beta2) * g * g;
+        const m = beta1 * first[index]! + (1 - beta1) * g;
+        const v = beta2 * second[index]! + (1 - beta2) * g * g;
         first[index] = m;
         second[index] = v;
-        const value = parameter[index]!;
-        parameter[index] = value - learningRate * (m / correction1 / (Math.sqrt(v / correction2) + this.#epsilon) + decay * value);
+        parameter[index] = parameter[index]! * shrink - (stepSize * m) / (Math.sqrt(v * inverseCorrection2) + epsilon);
       }
     }
   }
@@ -90,7 +93,13 @@ export class AdamW {
 /** Scales the gradients in place so that their global L2 norm is at most `maxNorm`; returns the norm before. */
 export function clipGradientNorm(gradients: ReadonlyMap<string, Float32Array>, maxNorm: number): number {
   let squares = 0;
-  for (const gradient of gradients.values()) for (let index = 0; index < gradient.length; index++) squares += gradient[index]! * gradient[index]!;
+  for (const gradient of gradients.values()) {
+    const length = gradient.length;
+    for (let index = 0; index < length; index++) {
+      const value = gradient[index]!;
+      squares += value * value;
+    }
+  }
   const norm = Math.sqrt(squares);
   if (Number.isFinite(maxNorm) && norm > maxNorm) {
     const scale = maxNorm / norm;

@@ -1,4 +1,5 @@
 import { addGatedSiluBackward } from './activations-backward-simd.js';
+import { addCausalSoftmaxBackward, addMaskAboveDiagonal } from './attention-backward-simd.js';
 import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
 import { addAttendValues } from './attention-values-simd.js';
 import { addMatmul } from './matmul-simd.js';
@@ -24,6 +25,8 @@ export interface KernelModuleExports {
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
   gatedSilu(gate: number, up: number, count: number): void;
   gatedSiluBackward(dGate: number, dUp: number, dh: number, gate: number, up: number, count: number): void;
+  maskAboveDiagonal(matrix: number, rows: number, rowStride: number): void;
+  causalSoftmaxBackward(dScores: number, probabilities: number, rows: number, rowStride: number, scale: number): void;
   gemm(
     out: number,
     a: number,
@@ -50,6 +53,8 @@ export function buildKernelModule(): Uint8Array<ArrayBuffer> {
   addGatedSilu(builder);
   addMatmulUntransposed(builder);
   addGatedSiluBackward(builder);
+  addMaskAboveDiagonal(builder);
+  addCausalSoftmaxBackward(builder);
   return builder.toBytes();
 }
 

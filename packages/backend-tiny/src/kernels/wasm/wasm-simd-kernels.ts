@@ -3,6 +3,7 @@ import { compiledKernelModule, compiledKernelModuleAsync, type KernelModuleExpor
 import { matmulRowBlock } from './matmul-simd.js';
 import { GEMM_ROW_BLOCK, gemmDepthBlock } from './matmul-untransposed-simd.js';
 import { attendRowInWasm } from './wasm-attention.js';
+import { attentionBackwardInWasm } from './wasm-attention-backward.js';
 import { WasmHeap } from './wasm-heap.js';
 
 /** Why the WebAssembly SIMD kernels cannot be created synchronously here, or null when they can. */
@@ -152,6 +153,21 @@ class WasmSimdKernels implements KernelSet {
     this.#kernels.gatedSiluBackward(dGateAddress!, dUpAddress!, dhAddress!, gateAddress!, upAddress!, count);
     heap.read(dGateAddress!, count, dGate);
     heap.read(dUpAddress!, count, dUp);
+  }
+
+  attentionBackwardRow(
+    shape: AttentionShape,
+    queries: Float32Array,
+    keys: Float32Array,
+    values: Float32Array,
+    dOutput: Float32Array,
+    dQueries: Float32Array,
+    dKeys: Float32Array,
+    dValues: Float32Array,
+    start: number,
+    count: number,
+  ): void {
+    attentionBackwardInWasm(this.#heap, this.#kernels, shape, queries, keys, values, dOutput, dQueries, dKeys, dValues, start, count);
   }
 
   attendRow(
