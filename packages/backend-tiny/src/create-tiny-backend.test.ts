@@ -23,7 +23,7 @@ describe('createTinyBackend', () => {
     expect(backend.specificationVersion).toBe('v1');
     expect(backend.precision).toBe('fp32');
     expect(backend.supportsCache).toBe(true);
-    expect(formatCapabilities(backend.capabilities)).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES');
+    expect(formatCapabilities(backend.capabilities)).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|GRADIENTS|HVP|LINEAR_READOUT|STEP_SCORES');
     expect(backend.info).toEqual({
       description: 'llama hidden=64 layers=2 heads=4/2 kernels=wasm-simd',
       vocabSize: 512,

@@ -1,18 +1,27 @@
 import {
   BackendContractError,
   capabilitiesOf,
+  checkReadGradientShapes,
+  resolveReadGradients,
+  validateBackwardRequest,
+  validateHvpRequest,
   decoderModelInfo,
   describeDecoder,
   validateDecoderModel,
   validateForwardRequest,
   type BackendV1,
+  type BackwardRequestV1,
+  type BackwardResultV1,
   type Capabilities,
   type DecoderModel,
   type ForwardRequestV1,
   type ForwardResultV1,
+  type HvpRequestV1,
+  type HvpResultV1,
   type ModelInfoV1,
 } from '@reward-lens/core/internal';
 import { cacheHandles, planRowCaches } from './cache-plan.js';
+import { GradientEngine } from './gradients/gradient-engine.js';
 import { createKernels, createKernelsAsync, type CreatedKernels, type KernelChoice } from './kernels/kernel-choice.js';
 import type { KernelSet } from './kernels/kernel-set.js';
 import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
@@ -31,8 +40,16 @@ export interface TinyBackendOptions {
   kernels?: KernelChoice | KernelSet;
 }
 
-/** The capabilities of the tiny backend: everything but gradients. */
-export const tinyBackendCapabilities: Capabilities = capabilitiesOf('SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES');
+/** The capabilities of the tiny backend: all of them (gradients and Hessian-vector products included). */
+export const tinyBackendCapabilities: Capabilities = capabilitiesOf(
+  'SCORES',
+  'PREFIX_SCORES',
+  'ACTIVATIONS',
+  'GRADIENTS',
+  'HVP',
+  'LINEAR_READOUT',
+  'STEP_SCORES',
+);
 
 class TinyBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
@@ -42,16 +59,73 @@ class TinyBackend implements BackendV1 {
   readonly supportsCache = true;
   readonly info: ModelInfoV1;
   #model: TinyModel | null;
+  readonly #tensors: ReadonlyMap<string, Float32Array>;
+  #gradients: GradientEngine | undefined;
 
-  constructor(model: Omit<TinyModel, 'kernels'>, { kernels, description }: CreatedKernels) {
-    this.#model = { ...model, kernels };
+  constructor(model: PreparedModel, { kernels, description }: CreatedKernels) {
+    this.#model = { weights: model.weights, rotary: model.rotary, kernels };
+    this.#tensors = model.tensors;
     const { config } = model.weights;
     this.info = decoderModelInfo(config, `${describeDecoder(config)} kernels=${description}`);
   }
 
+  #live(operation: string): TinyModel {
+    if (this.#model === null) throw new BackendContractError(this.name, `${operation} was called after dispose()`);
+    return this.#model;
+  }
+
+  #engine(model: TinyModel): GradientEngine {
+    this.#gradients ??= new GradientEngine(model.weights.config, this.#tensors, model.kernels, model.rotary);
+    return this.#gradients;
+  }
+
+  async doBackward(request: BackwardRequestV1): Promise<BackwardResultV1> {
+    const model = this.#live('doBackward');
+    validateBackwardRequest(this, request);
+    const pass = this.#engine(model).backward(request, (reads) => resolveReadGradients(this, request, reads), targetsOf(request));
+    return { reads: pass.reads, ...pass.gradients };
+  }
+
+  async doHvp(request: HvpRequestV1): Promise<HvpResultV1> {
+    const model = this.#live('doHvp');
+    const engine = this.#engine(model);
+    validateHvpRequest(this, request, engine.parameters.sizes);
+    const { readHessianProduct } = request;
+    const pass = engine.hvp(
+      request,
+      (reads) => resolveReadGradients(this, request, reads),
+      request.direction,
+      readHessianProduct
+        ? (reads, tangents) => {
+            const product = readHessianProduct(reads, tangents);
+            checkReadGradientShapes(this, request, product, reads, 'readHessianProduct');
+            return product;
+          }
+        : undefined,
+      targetsOf(request),
+    );
+    return { reads: pass.reads, ...pass.gradients, readTangents: pass.readTangents, hvp: pass.hvp };
+  }
+
+  async doUpdateParameters(parameters: ReadonlyMap<string, Float32Array>): Promise<void> {
+    const { kernels } = this.#live('doUpdateParameters');
+    if (kernels.prepareWeights && !kernels.refreshWeights) {
+      throw new BackendContractError(this.name, `kernels "${kernels.name}" keep copies of the weights and cannot refresh them (no refreshWeights)`);
+    }
+    for (const [name, values] of parameters) {
+      const target = this.#tensors.get(name);
+      if (!target) throw new BackendContractError(this.name, `doUpdateParameters names "${name}", which is not a parameter of this model`);
+      if (values.length !== target.length) throw new BackendContractError(this.name, `"${name}" has ${target.length} values, got ${values.length}`);
+    }
+    for (const [name, values] of parameters) {
+      const target = this.#tensors.get(name)!;
+      if (values !== target) target.set(values);
+      kernels.refreshWeights?.(target);
+    }
+  }
+
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
-    const model = this.#model;
-    if (model === null) throw new BackendContractError(this.name, 'doForward was called after dispose()');
+    const model = this.#live('doForward');
     const realTokens = validateForwardRequest(this, request);
     const { numLayers, numKvHeads, headDim } = model.weights.config;
     const rowCaches = planRowCaches(this, request, realTokens, { numLayers, width: numKvHeads * headDim });
@@ -62,7 +136,20 @@ class TinyBackend implements BackendV1 {
 
   async dispose(): Promise<void> {
     this.#model = null;
+    this.#gradients = undefined;
   }
+}
+
+/** What a backward or HVP request asks to be returned (both blocks by default). */
+function targetsOf(request: BackwardRequestV1): { parameters: boolean; inputEmbeddings: boolean } {
+  return { parameters: request.wrt?.parameters ?? true, inputEmbeddings: request.wrt?.inputEmbeddings ?? true };
+}
+
+interface PreparedModel {
+  weights: DecoderWeights;
+  rotary: RotaryTables;
+  /** The model's tensors by name: the arrays the weights are, which training updates in place. */
+  tensors: ReadonlyMap<string, Float32Array>;
 }
 
 /**
@@ -100,11 +187,11 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
 }
 
 /** The model's weights gathered (validated first unless told not to) and its rotary tables. */
-function prepareModel(model: DecoderModel, options: TinyBackendOptions): { weights: DecoderWeights; rotary: RotaryTables } {
+function prepareModel(model: DecoderModel, options: TinyBackendOptions): PreparedModel {
   if (options.validate !== false) validateDecoderModel(model);
   const weights = gatherDecoderWeights(model);
   const { config } = weights;
-  return { weights, rotary: createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta) };
+  return { weights, rotary: createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta), tensors: model.tensors };
 }
 
 /** Every matrix and bias the products use, for the kernels to prepare (upload) once. */

@@ -18,7 +18,7 @@ const solution = 'First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.';
 describe('ProcessRM on backend-tiny', () => {
   it('scores the reference example: three steps, the last equal to the outcome', async () => {
     const prm = await ProcessRM.fromTiny({ seed: 0 });
-    expect(prm.capsString).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES');
+    expect(prm.capsString).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|GRADIENTS|HVP|LINEAR_READOUT|STEP_SCORES');
     const steps = await prm.stepScores([[problem, solution]]);
     expect(steps.value.stepCounts).toEqual([3]);
     expect(steps.value.steps[0]!.map((step) => step.text)).toEqual(['First, 2+2=4.', 'Then, 4*3=12.', 'Finally, 12-5=7.']);

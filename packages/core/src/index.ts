@@ -32,17 +32,31 @@ export {
 } from './aggregators/index.js';
 export type {
   BackendV1,
+  BackwardRequestV1,
+  BackwardResultV1,
   CacheHandleV1,
   ForwardRequestV1,
   ForwardResultV1,
   HeadInfoV1,
   HeadKindV1,
+  HvpRequestV1,
+  HvpResultV1,
   ModelInfoV1,
   PrecisionV1,
+  ReadGradientsV1,
   ReadRequestV1,
   ReadResultV1,
+  TangentV1,
 } from './backend/v1/index.js';
-export { decoderModelInfo, describeDecoder, validateForwardRequest } from './backend/v1/index.js';
+export {
+  checkReadGradientShapes,
+  decoderModelInfo,
+  describeDecoder,
+  resolveReadGradients,
+  validateBackwardRequest,
+  validateForwardRequest,
+  validateHvpRequest,
+} from './backend/v1/index.js';
 export {
   backendCandidates,
   registerBackend,
@@ -92,7 +106,13 @@ export {
   type ScoringOptions,
   type PairMeta,
   type PrefixScores,
+  type PairStepGradients,
   type ProcessRMOptions,
+  type ScoreHvp,
+  type ScoreHvpOptions,
+  type StepGradientOptions,
+  type StepGradients,
+  type StepTokenGradients,
   type ScoringInput,
   type StepActivations,
   type StepScores,

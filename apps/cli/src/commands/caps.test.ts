@@ -6,7 +6,7 @@ describe('caps', () => {
     const { exitCode, stdout, stderr } = await runMain(['caps']);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toMatch(/^capabilities +SCORES\|PREFIX_SCORES\|ACTIVATIONS\|LINEAR_READOUT\|STEP_SCORES$/m);
+    expect(stdout).toMatch(/^capabilities\s+SCORES\|PREFIX_SCORES\|ACTIVATIONS\|GRADIENTS\|HVP\|LINEAR_READOUT\|STEP_SCORES$/m);
     expect(stdout).toMatch(/^backend +tiny$/m);
     expect(stdout).toMatch(/^precision +fp32$/m);
     expect(stdout).toMatch(/^model +llama/m);
@@ -22,8 +22,8 @@ describe('caps', () => {
     expect(exitCode).toBe(0);
     const [report] = jsonLines(stdout);
     expect(report).toMatchObject({
-      capabilities: 'SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES',
-      capabilityNames: ['SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES'],
+      capabilities: 'SCORES|PREFIX_SCORES|ACTIVATIONS|GRADIENTS|HVP|LINEAR_READOUT|STEP_SCORES',
+      capabilityNames: ['SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'GRADIENTS', 'HVP', 'LINEAR_READOUT', 'STEP_SCORES'],
       backend: 'tiny',
       precision: 'fp32',
       supportsCache: true,

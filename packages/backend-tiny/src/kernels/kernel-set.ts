@@ -1,4 +1,5 @@
 import { matmulTransposed } from './matmul.js';
+import { matmul, matmulTransposedLeft } from './matmul-untransposed.js';
 
 /** The head layout attention needs. */
 export interface AttentionShape {
@@ -30,10 +31,49 @@ export interface KernelSet {
    */
   matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
   /**
+   * Optional: `out[rows, outDim] (+)= x[rows, inDim] · w[inDim, outDim]`, all row-major, adding
+   * to `out` when `accumulate` is set. Backpropagation through `y = x·Wᵀ` takes `dx = dy·W` so.
+   * Without it the gradients run on `matmulTransposed` over a transposed copy of `w`.
+   */
+  matmul?(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, accumulate?: boolean): void;
+  /**
+   * Optional: `out[aDim, bDim] (+)= a[rows, aDim]ᵀ · b[rows, bDim]`, a sum over the rows: a
+   * weight's gradient `dW = dyᵀ·x`. Without it the gradients transpose both operands.
+   */
+  matmulTransposedLeft?(out: Float32Array, a: Float32Array, b: Float32Array, rows: number, aDim: number, bDim: number, accumulate?: boolean): void;
+  /**
+   * Optional: a prepared array's contents changed (a training step updated the weights); a set
+   * that keeps its own copy copies it again. Required of a set with `prepareWeights` for training.
+   */
+  refreshWeights?(weights: Float32Array): void;
+  /**
    * Optional: `gate[i] = silu(gate[i]) · up[i]` for `i < count` (Llama's gated MLP activation).
    * Without it the model runs its own loop.
    */
   gatedSilu?(gate: Float32Array, up: Float32Array, count: number): void;
+  /**
+   * Optional: backpropagation through `h = silu(gate)·up`: writes `dGate = dh·up·silu'(gate)`
+   * and `dUp = dh·silu(gate)` for `i < count`. Without it the gradients run their own loop.
+   */
+  gatedSiluBackward?(dGate: Float32Array, dUp: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, count: number): void;
+  /**
+   * Optional: backpropagation through the causal attention of one row's tokens (rows
+   * `start..start + count` of the packed `[tokens, width]` arrays, rotated queries and keys):
+   * writes those rows of `dQueries`, `dKeys`, `dValues` from `dOutput`. Without it the
+   * gradients run the same steps on the products above.
+   */
+  attentionBackwardRow?(
+    shape: AttentionShape,
+    queries: Float32Array,
+    keys: Float32Array,
+    values: Float32Array,
+    dOutput: Float32Array,
+    dQueries: Float32Array,
+    dKeys: Float32Array,
+    dValues: Float32Array,
+    start: number,
+    count: number,
+  ): void;
   /**
    * Optional: the whole causal attention of one row's new tokens, with the arguments and the
    * meaning of the model's `attendRow` (`model/attention.ts`), which runs without it on
@@ -56,4 +96,6 @@ export interface KernelSet {
 export const scalarKernels: KernelSet = {
   name: 'scalar',
   matmulTransposed,
+  matmul,
+  matmulTransposedLeft,
 };

@@ -16,6 +16,8 @@ import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
 import { unscoredPair, type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
 import { ScoredPrefix } from './scored-prefix.js';
+import { computeScoreHvp, type ScoreHvp, type ScoreHvpOptions } from './score-hvp.js';
+import { computeStepGradients, type DerivativeContext, type StepGradientOptions, type StepGradients } from './step-gradients.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
 import { tokenizePair, type TokenizedPair, type TokenizeOptions } from './tokenize-pair.js';
 
@@ -217,6 +219,31 @@ export class ProcessRM {
   }
 
   /**
+   * Per pair and step, the gradient of the step's score with respect to each input token's
+   * embedding (GRADIENTS): its norm and gradient×input per token, or the vectors. Tokens after a
+   * step's read position get exactly zero.
+   *
+   * @example
+   * const { value } = await prm.stepGradients([pair]);
+   * value.pairs[0].steps[1].norms; // one attribution per token of the pair
+   */
+  async stepGradients(inputs: readonly ScoringInput[], options: StepGradientOptions = {}): Promise<Evidence<StepGradients>> {
+    this.require('GRADIENTS', 'stepGradients');
+    const batch = this.tokenizeAll(inputs, options);
+    return this.evidence(await computeStepGradients(this.derivativeContext(), batch, options), batch);
+  }
+
+  /**
+   * The exact Hessian-vector product of one step's score (default: the outcome score) over the
+   * parameters and the input embeddings, along `direction` (HVP), with the gradient.
+   */
+  async hvp(input: ScoringInput, options: ScoreHvpOptions): Promise<Evidence<ScoreHvp>> {
+    this.require('HVP', 'hvp');
+    const batch = this.tokenizeAll([input], {});
+    return this.evidence(await computeScoreHvp(this.derivativeContext(), batch.pairs[0]!, options), batch);
+  }
+
+  /**
    * A scored prefix of a solution, for step-level search: extending it by a step runs only the
    * new tokens against the backend's KV cache, and its step scores equal a full pass's.
    */
@@ -239,6 +266,10 @@ export class ProcessRM {
   /** Frees the backend. */
   async dispose(): Promise<void> {
     await this.backend.dispose();
+  }
+
+  private derivativeContext(): DerivativeContext {
+    return { backend: this.backend, recipe: this.recipe, columns: this.columns, batchSize: this.options.batchSize };
   }
 
   private require(capability: CapabilityName, operation: string): void {

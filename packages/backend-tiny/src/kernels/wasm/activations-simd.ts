@@ -16,7 +16,7 @@ type Store = (base: number, value: () => void) => void;
  * same bits wherever it falls. `body(load, store, vector)` is emitted twice, for each loop;
  * `betweenLoops` runs after the vector loop.
  */
-function forEachVector(code: CodeEmitter, count: number, body: (load: Load, store: Store, vector: boolean) => void, betweenLoops?: () => void): void {
+export function forEachVector(code: CodeEmitter, count: number, body: (load: Load, store: Store, vector: boolean) => void, betweenLoops?: () => void): void {
   const k = code.addLocal(i32);
   const end = code.addLocal(i32);
   const vectorEnd = code.addLocal(i32);

@@ -1,6 +1,9 @@
+import { addGatedSiluBackward } from './activations-backward-simd.js';
+import { addCausalSoftmaxBackward, addMaskAboveDiagonal } from './attention-backward-simd.js';
 import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
 import { addAttendValues } from './attention-values-simd.js';
 import { addMatmul } from './matmul-simd.js';
+import { addMatmulUntransposed } from './matmul-untransposed-simd.js';
 import { WasmModuleBuilder } from './wasm-module-builder.js';
 
 /** The kernel module's functions: byte addresses into the imported `env.memory`. */
@@ -21,6 +24,24 @@ export interface KernelModuleExports {
   softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
   gatedSilu(gate: number, up: number, count: number): void;
+  gatedSiluBackward(dGate: number, dUp: number, dh: number, gate: number, up: number, count: number): void;
+  maskAboveDiagonal(matrix: number, rows: number, rowStride: number): void;
+  causalSoftmaxBackward(dScores: number, probabilities: number, rows: number, rowStride: number, scale: number): void;
+  gemm(
+    out: number,
+    a: number,
+    b: number,
+    rows: number,
+    depth: number,
+    columns: number,
+    aRowStride: number,
+    aDepthStride: number,
+    bStride: number,
+    outStride: number,
+    accumulate: number,
+    depthBlock: number,
+    rowBlock: number,
+  ): void;
 }
 
 /** The binary of the kernel module (a few kilobytes), emitted from the functions' builders. */
@@ -30,6 +51,10 @@ export function buildKernelModule(): Uint8Array<ArrayBuffer> {
   addSoftmaxRows(builder);
   addAttendValues(builder);
   addGatedSilu(builder);
+  addMatmulUntransposed(builder);
+  addGatedSiluBackward(builder);
+  addMaskAboveDiagonal(builder);
+  addCausalSoftmaxBackward(builder);
   return builder.toBytes();
 }
 

@@ -45,6 +45,12 @@ export class WasmHeap {
     this.#residentEnd = address + array.byteLength;
   }
 
+  /** Copies an uploaded array's contents in again (after they changed); other arrays are ignored. */
+  refresh(array: Float32Array): void {
+    const address = this.#resident.get(array);
+    if (address !== undefined) this.#floats.set(array, address / 4);
+  }
+
   /** The byte address of an uploaded array, or undefined. */
   residentAddress(array: Float32Array): number | undefined {
     return this.#resident.get(array);

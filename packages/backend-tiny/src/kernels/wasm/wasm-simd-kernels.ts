@@ -1,7 +1,9 @@
 import type { AttentionShape, KernelSet } from '../kernel-set.js';
 import { compiledKernelModule, compiledKernelModuleAsync, type KernelModuleExports } from './kernel-module.js';
 import { matmulRowBlock } from './matmul-simd.js';
+import { GEMM_ROW_BLOCK, gemmDepthBlock } from './matmul-untransposed-simd.js';
 import { attendRowInWasm } from './wasm-attention.js';
+import { attentionBackwardInWasm } from './wasm-attention-backward.js';
 import { WasmHeap } from './wasm-heap.js';
 
 /** Why the WebAssembly SIMD kernels cannot be created synchronously here, or null when they can. */
@@ -42,6 +44,10 @@ class WasmSimdKernels implements KernelSet {
     this.#heap.upload(weights);
   }
 
+  refreshWeights(weights: Float32Array): void {
+    this.#heap.refresh(weights);
+  }
+
   matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
     if (rows === 0 || outDim === 0) return;
     const heap = this.#heap;
@@ -65,6 +71,65 @@ class WasmSimdKernels implements KernelSet {
     heap.read(outAddress, rows * outDim, out);
   }
 
+  matmul(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, accumulate = false): void {
+    this.#gemm(out, x, w, rows, inDim, outDim, inDim * 4, 4, accumulate);
+  }
+
+  matmulTransposedLeft(out: Float32Array, a: Float32Array, b: Float32Array, rows: number, aDim: number, bDim: number, accumulate = false): void {
+    this.#gemm(out, a, b, aDim, rows, bDim, 4, aDim * 4, accumulate);
+  }
+
+  /** `out[m, n] (+)= Σ_k a(m, k)·b[k, n]`: see `gemm` in `matmul-untransposed-simd.ts`. */
+  #gemm(
+    out: Float32Array,
+    a: Float32Array,
+    b: Float32Array,
+    rows: number,
+    depth: number,
+    columns: number,
+    aRowStride: number,
+    aDepthStride: number,
+    accumulate: boolean,
+  ): void {
+    if (rows === 0 || columns === 0) return;
+    if (depth === 0) {
+      if (!accumulate) out.fill(0, 0, rows * columns);
+      return;
+    }
+    const heap = this.#heap;
+    const scratch = heap.scratch();
+    const copies: [address: number, array: Float32Array, length: number][] = [];
+    const locate = (array: Float32Array, length: number) => {
+      const resident = heap.residentAddress(array);
+      if (resident !== undefined) return resident;
+      const address = scratch.place(length);
+      copies.push([address, array, length]);
+      return address;
+    };
+    const aAddress = locate(a, rows * depth);
+    const bAddress = locate(b, depth * columns);
+    const outAddress = scratch.place(rows * columns);
+    scratch.done();
+    for (const [address, array, length] of copies) heap.write(address, array, length);
+    if (accumulate) heap.write(outAddress, out, rows * columns);
+    this.#kernels.gemm(
+      outAddress,
+      aAddress,
+      bAddress,
+      rows,
+      depth,
+      columns,
+      aRowStride,
+      aDepthStride,
+      columns * 4,
+      columns * 4,
+      accumulate ? 1 : 0,
+      gemmDepthBlock(columns),
+      GEMM_ROW_BLOCK,
+    );
+    heap.read(outAddress, rows * columns, out);
+  }
+
   gatedSilu(gate: Float32Array, up: Float32Array, count: number): void {
     const heap = this.#heap;
     const scratch = heap.scratch();
@@ -75,6 +140,34 @@ class WasmSimdKernels implements KernelSet {
     heap.write(upAddress, up, count);
     this.#kernels.gatedSilu(gateAddress, upAddress, count);
     heap.read(gateAddress, count, gate);
+  }
+
+  gatedSiluBackward(dGate: Float32Array, dUp: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, count: number): void {
+    const heap = this.#heap;
+    const scratch = heap.scratch();
+    const [dGateAddress, dUpAddress, dhAddress, gateAddress, upAddress] = [0, 1, 2, 3, 4].map(() => scratch.place(count));
+    scratch.done();
+    heap.write(dhAddress!, dh, count);
+    heap.write(gateAddress!, gate, count);
+    heap.write(upAddress!, up, count);
+    this.#kernels.gatedSiluBackward(dGateAddress!, dUpAddress!, dhAddress!, gateAddress!, upAddress!, count);
+    heap.read(dGateAddress!, count, dGate);
+    heap.read(dUpAddress!, count, dUp);
+  }
+
+  attentionBackwardRow(
+    shape: AttentionShape,
+    queries: Float32Array,
+    keys: Float32Array,
+    values: Float32Array,
+    dOutput: Float32Array,
+    dQueries: Float32Array,
+    dKeys: Float32Array,
+    dValues: Float32Array,
+    start: number,
+    count: number,
+  ): void {
+    attentionBackwardInWasm(this.#heap, this.#kernels, shape, queries, keys, values, dOutput, dQueries, dKeys, dValues, start, count);
   }
 
   attendRow(

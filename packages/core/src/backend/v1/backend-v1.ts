@@ -113,6 +113,70 @@ export interface CacheHandleV1 {
 }
 
 /**
+ * d(loss)/d(read values) for one pass: per read (in request order), per row, an array shaped like
+ * that read's values (`positions[row].length * width`).
+ */
+export type ReadGradientsV1 = readonly (readonly Float32Array[])[];
+
+/**
+ * One forward pass and one backward pass (GRADIENTS). The forward part is a `ForwardRequestV1`
+ * without caches; the caller's loss is any scalar function of the reads, given by its gradient.
+ */
+export interface BackwardRequestV1 extends ForwardRequestV1 {
+  /**
+   * d(loss)/d(read values), or a function of the forward's reads that returns it. The function
+   * is called once, between the forward and the backward pass, so a loss that depends on the
+   * reads (a cross-entropy, say) costs one pass, not two.
+   */
+  readGradients: ReadGradientsV1 | ((reads: readonly ReadResultV1[]) => ReadGradientsV1);
+  /** Which gradients to return (default both): the parameters' and the input embeddings'. */
+  wrt?: { parameters?: boolean; inputEmbeddings?: boolean };
+}
+
+export interface BackwardResultV1 {
+  /** The forward pass's reads, as `doForward` gives them. */
+  reads: ReadResultV1[];
+  /**
+   * d(loss)/d(tensor) by tensor name, the names of `DecoderModel.tensors` (Hugging Face's): every
+   * tensor of the model, a tied embedding once with both of its uses summed.
+   */
+  parameters?: ReadonlyMap<string, Float32Array>;
+  /**
+   * Per row, `[sequenceLength, hiddenSize]` position-major: d(loss)/d(the embedding vector fed in
+   * at that position). Zeros at padding.
+   */
+  inputEmbeddings?: Float32Array[];
+}
+
+/**
+ * A direction in the space of the parameters and the input embeddings: tangents by tensor name
+ * (a tensor left out is zero) and per row `[sequenceLength, hiddenSize]` (left out: zero).
+ */
+export interface TangentV1 {
+  parameters?: ReadonlyMap<string, Float32Array>;
+  inputEmbeddings?: readonly Float32Array[];
+}
+
+/** An exact Hessian-vector product of the loss over the parameters and the input embeddings (HVP). */
+export interface HvpRequestV1 extends BackwardRequestV1 {
+  /** The vector `v`. */
+  direction: TangentV1;
+  /**
+   * The loss's own curvature in the reads: given the reads and their directional derivatives
+   * `J·v`, returns `∇²loss(reads)·(J·v)`, shaped like `readGradients`. Leave it out for a loss
+   * that is linear in the reads (a step score read raw, a sum of logits).
+   */
+  readHessianProduct?: (reads: readonly ReadResultV1[], tangents: readonly ReadResultV1[]) => ReadGradientsV1;
+}
+
+export interface HvpResultV1 extends BackwardResultV1 {
+  /** `H·v` in the two blocks the gradient has (those `wrt` asks for). */
+  hvp: { parameters?: ReadonlyMap<string, Float32Array>; inputEmbeddings?: Float32Array[] };
+  /** `J·v`: each read's directional derivative, shaped like the reads. */
+  readTangents: ReadResultV1[];
+}
+
+/**
  * The contract a forward-pass backend fulfils. Methods named `do*` are for the SDK to call;
  * users go through `ProcessRM`.
  */
@@ -126,6 +190,19 @@ export interface BackendV1 {
   readonly supportsCache: boolean;
   readonly info: ModelInfoV1;
   doForward(request: ForwardRequestV1): Promise<ForwardResultV1>;
+  /**
+   * Present exactly when `capabilities` has GRADIENTS: the gradient of a scalar function of the
+   * reads with respect to every parameter and to the input embeddings. Backends that do not
+   * train leave it out and stay v1 backends.
+   */
+  doBackward?(request: BackwardRequestV1): Promise<BackwardResultV1>;
+  /** Present exactly when `capabilities` has HVP: exact Hessian-vector products (not finite differences). */
+  doHvp?(request: HvpRequestV1): Promise<HvpResultV1>;
+  /**
+   * Optional, for training (with GRADIENTS): new values for named parameters, same sizes,
+   * copied in (the arrays may be the very ones the model was created from, updated in place).
+   */
+  doUpdateParameters?(parameters: ReadonlyMap<string, Float32Array>): Promise<void>;
   /** Frees the model; later calls are contract errors. Idempotent. */
   dispose(): Promise<void>;
 }

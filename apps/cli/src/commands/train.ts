@@ -1,0 +1,251 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
+import {
+  characterTokenizerJson,
+  createProgressBar,
+  listCheckpoints,
+  parseRecordsText,
+  splitHeldOut,
+  trainProcessRewardModel,
+  type ModelInit,
+  type StepRecord,
+  type TrainResult,
+} from '@reward-lens/train';
+import type { Command } from '../command.js';
+import { checkOutputFolder } from '../output-folder.js';
+import { parseCommandLine } from '../parse-command-line.js';
+import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
+import { parseNumberOption } from '../parse-number-option.js';
+import { exitCodes } from '../report-error.js';
+import { UsageError } from '../usage-error.js';
+import { writeText } from '../write-text.js';
+
+const trainUsage = `Usage:
+  reward-lens train --data <jsonl> --out <folder> (--config <config.json> --tokenizer <file|folder|characters> | --init <folder> | --resume) [options]
+
+Trains a process reward model on backend-tiny: per-step binary cross-entropy at the step
+boundaries, AdamW with warm-up and cosine decay, gradient clipping, batches packed by token
+count, held-out loss and ProcessBench F1 while training. Writes a Hugging Face folder to --out
+(config.json, model.safetensors, tokenizer.json, README.md with the data, seed and held-out
+metrics) and resumable checkpoints to <out>/checkpoints. Ctrl-C stops after the current step
+and writes a checkpoint first; --resume continues from the latest checkpoint to the same weights
+an uninterrupted run would reach.
+
+Data: JSONL (or a JSON array) of ProcessBench records (id, problem, steps, label,
+final_answer_correct), TRL PRM records (prompt, completions, labels) or {problem, steps,
+stepLabels} records; labels may be probabilities.
+
+Model:
+  --config <file>       a Hugging Face config.json (llama, mistral, qwen2) to train from scratch
+  --tokenizer <t>       with --config: a tokenizer.json, a folder holding one, or "characters"
+                        (one token per character of the data, digits included)
+  --init <folder>       fine-tune a model folder (heads it lacks are initialised)
+  --recipe <name>       how the model is read and trained (default trl-token-classification)
+
+Training:
+  --steps <n>           optimizer steps (default 1000)
+  --batch-tokens <n>    real tokens per batch (default 4096)
+  --lr <x>              peak learning rate (default 3e-4)
+  --min-lr <x>          end of the cosine decay (default lr / 10)
+  --warmup <n>          warm-up steps (default min(100, steps / 10))
+  --weight-decay <x>    AdamW decoupled weight decay (default 0.01)
+  --clip <x>            global gradient-norm clip (default 1)
+  --seed <n>            seeds initialisation, shuffling and the held-out split (default 0)
+  --all-steps           count every labelled step (default: steps up to the first error)
+  --after-error <how>   ProcessBench steps after the first error: ignore (default) or negative
+
+Evaluation and checkpoints:
+  --held-out <jsonl>    held-out records (default: --held-out-fraction of --data)
+  --held-out-fraction <x>  share of --data held out when there is no --held-out (default 0.05)
+  --evaluate-every <n>  held-out evaluation interval (default steps / 10)
+  --threshold <x>       a step scoring below it is predicted wrong (default 0.5)
+  --checkpoint-every <n>  checkpoint interval (default 100)
+  --resume              continue from the latest checkpoint in <out>/checkpoints
+  --force               write into a non-empty --out
+  --json                print the result as one JSON object
+  -h, --help            show this help
+
+Examples:
+  reward-lens train --data organism.jsonl --config small.json --tokenizer characters --out prm --steps 2000
+  reward-lens train --data organism.jsonl --out prm --resume
+`;
+
+const trainOptions = {
+  data: { type: 'string' },
+  out: { type: 'string' },
+  config: { type: 'string' },
+  tokenizer: { type: 'string' },
+  init: { type: 'string' },
+  recipe: { type: 'string' },
+  steps: { type: 'string' },
+  'batch-tokens': { type: 'string' },
+  lr: { type: 'string' },
+  'min-lr': { type: 'string' },
+  warmup: { type: 'string' },
+  'weight-decay': { type: 'string' },
+  clip: { type: 'string' },
+  seed: { type: 'string' },
+  'all-steps': { type: 'boolean' },
+  'after-error': { type: 'string' },
+  'held-out': { type: 'string' },
+  'held-out-fraction': { type: 'string' },
+  'evaluate-every': { type: 'string' },
+  threshold: { type: 'string' },
+  'checkpoint-every': { type: 'string' },
+  resume: { type: 'boolean' },
+  force: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InvalidInputError(`${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { location: path, cause: error });
+  }
+}
+
+async function readJson(path: string, what: string): Promise<unknown> {
+  const text = await readText(path, what);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: path, cause: error });
+  }
+}
+
+/** A tokenizer.json (with tokenizer_config.json beside it when there is one), a folder holding them, or the data's characters. */
+async function readTokenizer(spec: string, records: readonly StepRecord[]): Promise<{ tokenizerJson: unknown; tokenizerConfig?: unknown }> {
+  if (spec === 'characters') return characterTokenizerJson(records.flatMap((record) => [record.problem, ...record.steps]));
+  const isFolder = (await stat(spec).catch(() => undefined))?.isDirectory() === true;
+  const tokenizerPath = isFolder ? join(spec, 'tokenizer.json') : spec;
+  const configPath = join(isFolder ? spec : join(spec, '..'), 'tokenizer_config.json');
+  const tokenizerJson = await readJson(tokenizerPath, 'the tokenizer');
+  const hasConfig = (await stat(configPath).catch(() => undefined))?.isFile() === true;
+  return { tokenizerJson, ...(hasConfig ? { tokenizerConfig: await readJson(configPath, 'the tokenizer config') } : {}) };
+}
+
+function resultReport(result: TrainResult): Record<string, unknown> {
+  const metrics = result.heldOut;
+  return {
+    folder: result.folder,
+    stopped: result.stopped,
+    step: result.step,
+    tokens: result.state.tokensSeen,
+    seconds: Number(result.state.trainingSeconds.toFixed(1)),
+    finalLoss: result.state.losses.at(-1)?.loss ?? null,
+    heldOut: metrics
+      ? { loss: metrics.loss, f1: metrics.f1, errorAccuracy: metrics.errorAccuracy, correctAccuracy: metrics.correctAccuracy, threshold: metrics.threshold }
+      : null,
+  };
+}
+
+/** `reward-lens train`: trains a PRM and writes it as a Hugging Face folder. */
+export const trainCommand: Command = {
+  name: 'train',
+  summary: 'train a process reward model on step-labelled data (ProcessBench or TRL JSONL)',
+  usage: trainUsage,
+  async run(args, streams) {
+    const { values } = parseCommandLine(args, trainOptions, trainUsage);
+    if (values.data === undefined) throw new UsageError('--data is required', trainUsage);
+    if (values.out === undefined) throw new UsageError('--out is required', trainUsage);
+    const sources = [values.config, values.init].filter((value) => value !== undefined).length;
+    if (sources > 1) throw new UsageError('give --config or --init, not both', trainUsage);
+    if (sources === 0 && !values.resume)
+      throw new UsageError('give --config (with --tokenizer) to train from scratch, --init to fine-tune, or --resume', trainUsage);
+    if (values.config !== undefined && values.tokenizer === undefined)
+      throw new UsageError('--config needs --tokenizer (a tokenizer.json, a folder, or "characters")', trainUsage);
+    if (values.tokenizer !== undefined && values.config === undefined)
+      throw new UsageError('--tokenizer goes with --config (a folder given to --init brings its own)', trainUsage);
+    const afterError = values['after-error'] ?? 'ignore';
+    if (afterError !== 'ignore' && afterError !== 'negative')
+      throw new UsageError(`--after-error must be ignore or negative, got ${JSON.stringify(afterError)}`, trainUsage);
+    const integer = (flag: keyof typeof values, fallback?: number) => {
+      const text = values[flag];
+      return typeof text === 'string' ? parseIntegerOption(`--${flag}`, text, { minimum: 1, maximum: 1e9 }, trainUsage) : fallback;
+    };
+    const number = (flag: keyof typeof values, accepts: (value: number) => boolean, requirement: string) => {
+      const text = values[flag];
+      return typeof text === 'string' ? parseNumberOption(`--${flag}`, text, accepts, requirement, trainUsage) : undefined;
+    };
+    const seed = values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, trainUsage);
+    const steps = integer('steps', 1000)!;
+    const fraction = number('held-out-fraction', (value) => value > 0 && value < 1, 'a number between 0 and 1') ?? 0.05;
+
+    if (values.resume) {
+      if ((await listCheckpoints(values.out)).length === 0)
+        throw new InvalidInputError(`there is no checkpoint to resume under ${join(values.out, 'checkpoints')}`);
+    } else {
+      await checkOutputFolder(values.out, values.force === true);
+    }
+    const recipe: ReadingRecipe = resolveRecipe(values.recipe ?? 'trl-token-classification');
+    const parse = { afterError } as const;
+    const records = parseRecordsText(await readText(values.data, 'the data'), values.data, parse);
+    let training = records;
+    let heldOut: StepRecord[];
+    let heldOutDescription: string;
+    if (values['held-out'] !== undefined) {
+      heldOut = parseRecordsText(await readText(values['held-out'], 'the held-out data'), values['held-out'], parse);
+      heldOutDescription = `${heldOut.length} records of ${values['held-out']}`;
+    } else {
+      ({ training, heldOut } = splitHeldOut(records, fraction, seed));
+      heldOutDescription = `${heldOut.length} records of ${values.data} held out at random (fraction ${fraction}, seed ${seed})`;
+    }
+
+    let init: ModelInit = { kind: 'folder', folder: values.init ?? '' };
+    if (values.config !== undefined) {
+      const { config } = decoderConfigFromHf(await readJson(values.config, 'the config'), values.config, recipe.heads);
+      init = { kind: 'scratch', config, ...(await readTokenizer(values.tokenizer!, records)) };
+    }
+
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    let result: TrainResult;
+    try {
+      result = await trainProcessRewardModel({
+        data: training,
+        heldOut,
+        heldOutDescription,
+        out: values.out,
+        init,
+        recipe,
+        steps,
+        batchTokens: integer('batch-tokens'),
+        learningRate: number('lr', (value) => value > 0, 'a positive number'),
+        minLearningRate: number('min-lr', (value) => value >= 0, 'a number of at least 0'),
+        warmupSteps: values.warmup === undefined ? undefined : parseIntegerOption('--warmup', values.warmup, { minimum: 0, maximum: 1e9 }, trainUsage),
+        weightDecay: number('weight-decay', (value) => value >= 0, 'a number of at least 0'),
+        clipNorm: number('clip', (value) => value > 0, 'a positive number'),
+        seed,
+        untilFirstError: values['all-steps'] !== true,
+        evaluateEvery: integer('evaluate-every'),
+        threshold: number('threshold', (value) => value > 0 && value < 1, 'a number between 0 and 1'),
+        checkpointEvery: integer('checkpoint-every'),
+        resume: values.resume === true,
+        signal: controller.signal,
+        onEvent: createProgressBar(streams.stderr),
+        title: `A process reward model trained on ${values.data}`,
+      });
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    const report = resultReport(result);
+    if (values.json) await writeText(streams.stdout, `${JSON.stringify(report)}\n`);
+    else {
+      const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+      const heldOutLine = result.heldOut
+        ? `, held-out loss ${fixed(result.heldOut.loss, 4)}, ProcessBench F1 ${fixed(result.heldOut.f1, 3)} (threshold ${result.heldOut.threshold})`
+        : '';
+      await writeText(
+        streams.stdout,
+        `${result.stopped === 'completed' ? 'trained' : `stopped (${result.stopped})`}: step ${result.step} of ${steps}${heldOutLine}; ${result.folder}\n`,
+      );
+    }
+    return result.stopped === 'aborted' ? exitCodes.failure : exitCodes.success;
+  },
+};

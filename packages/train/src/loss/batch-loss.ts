@@ -1,0 +1,82 @@
+import type { BackendV1, ForwardRequestV1, ReadGradientsV1, ReadingRecipe, ReadResultV1 } from '@reward-lens/core';
+import type { TrainingExample } from '../data/training-example.js';
+import { stepCrossEntropy } from './step-cross-entropy.js';
+
+/** A batch as one padded forward request reading the recipe's head at every step of every row. */
+export function batchRequest(examples: readonly TrainingExample[], recipe: ReadingRecipe, columns: number[] | undefined, padTokenId: number): ForwardRequestV1 {
+  const sequenceLength = Math.max(...examples.map((example) => example.inputIds.length));
+  const inputIds = new Int32Array(examples.length * sequenceLength).fill(padTokenId);
+  const attentionMask = new Uint8Array(examples.length * sequenceLength);
+  examples.forEach((example, row) => {
+    inputIds.set(example.inputIds, row * sequenceLength);
+    attentionMask.fill(1, row * sequenceLength, row * sequenceLength + example.inputIds.length);
+  });
+  const positions = examples.map((example) => example.readPositions.filter((position) => position >= 0));
+  return {
+    batchSize: examples.length,
+    sequenceLength,
+    inputIds,
+    attentionMask,
+    reads: [{ kind: 'head', head: recipe.head, positions, ...(columns ? { columns } : {}) }],
+  };
+}
+
+export interface BatchLoss {
+  /** Mean cross-entropy over the steps with a target. */
+  loss: number;
+  /** Steps in the loss. */
+  steps: number;
+  /** Per row, P(correct) at every step (NaN where a step has no read). */
+  probabilities: Float64Array[];
+}
+
+/**
+ * The mean per-step cross-entropy of a batch's reads and its gradient in the reads (each
+ * counted step contributes `1/steps`).
+ */
+export function batchLoss(
+  examples: readonly TrainingExample[],
+  reads: readonly ReadResultV1[],
+  recipe: ReadingRecipe,
+): { value: BatchLoss; gradients: ReadGradientsV1 } {
+  const read = reads[0]!;
+  const width = read.width;
+  const counted = examples.reduce(
+    (sum, example) => sum + example.targets.filter((target, step) => !Number.isNaN(target) && example.readPositions[step]! >= 0).length,
+    0,
+  );
+  let total = 0;
+  const probabilities: Float64Array[] = [];
+  const gradients = examples.map((example, row) => {
+    const values = read.values[row]!;
+    const gradient = new Float32Array(values.length);
+    const rowProbabilities = new Float64Array(example.targets.length).fill(Number.NaN);
+    let slot = 0;
+    example.targets.forEach((target, step) => {
+      if (example.readPositions[step]! < 0) return;
+      const outputs = values.subarray(slot * width, (slot + 1) * width);
+      const result = stepCrossEntropy(outputs, Number.isNaN(target) ? 0 : target, recipe);
+      rowProbabilities[step] = result.probability;
+      if (!Number.isNaN(target)) {
+        total += result.loss;
+        for (let index = 0; index < width; index++) gradient[slot * width + index] = result.gradient[index]! / counted;
+      }
+      slot++;
+    });
+    probabilities.push(rowProbabilities);
+    return gradient;
+  });
+  return { value: { loss: counted > 0 ? total / counted : Number.NaN, steps: counted, probabilities }, gradients: [gradients] };
+}
+
+/** A forward pass over a batch with its loss (no gradients): for held-out evaluation. */
+export async function forwardLoss(
+  backend: BackendV1,
+  examples: readonly TrainingExample[],
+  recipe: ReadingRecipe,
+  columns: number[] | undefined,
+  padTokenId: number,
+): Promise<BatchLoss> {
+  const { reads } = await backend.doForward(batchRequest(examples, recipe, columns, padTokenId));
+  return batchLoss(examples, reads, recipe).value;
+}

@@ -1,0 +1,34 @@
+import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
+import { characterTokenizerJson } from '../data/character-tokenizer.js';
+import type { StepRecord } from '../data/step-record.js';
+import { TrainingRandom } from '../random.js';
+
+/**
+ * A small synthetic step-labelled task: each step claims a digit is even (`even 4`), and is
+ * correct exactly when it is. A model learns it by attending from the step's end to its digit.
+ */
+export function parityRecords(count: number, seed: number): StepRecord[] {
+  const random = new TrainingRandom(seed);
+  return Array.from({ length: count }, (_, index) => {
+    const steps = Array.from({ length: 2 + Math.floor(random.next() * 4) }, () => `even ${Math.floor(random.next() * 10)}`);
+    return { id: `parity-${seed}-${index}`, problem: 'Check each claim.', steps, stepLabels: steps.map((step) => (Number(step.at(-1)) % 2 === 0 ? 1 : 0)) };
+  });
+}
+
+export const parityTokenizer = characterTokenizerJson(['Check each claim.\neven 0123456789']);
+
+export const parityConfig: DecoderConfig = defineDecoderConfig({
+  architecture: 'llama',
+  hiddenSize: 32,
+  numLayers: 2,
+  numHeads: 4,
+  numKvHeads: 2,
+  intermediateSize: 64,
+  vocabSize: 32,
+  maxPositions: 128,
+  ropeTheta: 10000,
+  rmsNormEps: 1e-5,
+  tieWordEmbeddings: false,
+  attentionBias: false,
+  heads: [],
+});

@@ -1,0 +1,147 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProcessRM } from '@reward-lens/core';
+import '@reward-lens/backend-tiny/register';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listCheckpoints } from './checkpoint/checkpoint-folder.js';
+import type { TrainingEvent } from './progress/training-event.js';
+import { parityConfig, parityRecords, parityTokenizer } from './test-support/parity-task.js';
+import { trainProcessRewardModel, type TrainOptions } from './trainer.js';
+
+const folders: string[] = [];
+const temporaryFolder = async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'reward-lens-train-'));
+  folders.push(folder);
+  return folder;
+};
+afterAll(async () => {
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+const training = parityRecords(400, 1);
+const heldOut = parityRecords(60, 2);
+
+const baseOptions = (out: string): TrainOptions => ({
+  data: training,
+  heldOut,
+  out,
+  init: { kind: 'scratch', config: parityConfig, ...parityTokenizer },
+  steps: 60,
+  batchTokens: 600,
+  learningRate: 3e-3,
+  warmupSteps: 5,
+  seed: 3,
+  evaluateEvery: 30,
+  checkpointEvery: 20,
+});
+
+const bitsOf = (tensors: ReadonlyMap<string, Float32Array>) =>
+  new Map([...tensors].map(([name, tensor]) => [name, [...new Uint32Array(tensor.buffer, tensor.byteOffset, tensor.length)]]));
+
+describe('trainProcessRewardModel', () => {
+  it('lowers the held-out loss on a synthetic step-labelled task and writes a loadable Hugging Face folder', async () => {
+    const out = await temporaryFolder();
+    const events: TrainingEvent[] = [];
+    const result = await trainProcessRewardModel({ ...baseOptions(out), onEvent: (event) => events.push(event) });
+    expect(result.stopped).toBe('completed');
+    expect(result.step).toBe(60);
+    const evaluations = result.state.evaluations;
+    expect(evaluations.map((record) => record.step)).toEqual([0, 30, 60]);
+    // Before training the head guesses (about log 2); after 60 steps the loss is well below it.
+    expect(evaluations[0]!.loss).toBeGreaterThan(0.6);
+    expect(evaluations.at(-1)!.loss).toBeLessThan(0.3);
+    expect(evaluations.at(-1)!.f1).toBeGreaterThan(0.9);
+    expect(events.filter((event) => event.kind === 'step')).toHaveLength(60);
+    expect(events.at(-1)).toMatchObject({ kind: 'done', stopped: 'completed', folder: out });
+
+    const files = await readdir(out);
+    for (const file of ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json', 'README.md']) expect(files).toContain(file);
+    const config = JSON.parse(await readFile(join(out, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ architectures: ['LlamaForTokenClassification'], num_labels: 2, reward_lens: { recipe: 'trl-token-classification' } });
+    const card = await readFile(join(out, 'README.md'), 'utf8');
+    expect(card).toContain('seed: 3');
+    expect(card).toContain('400 in-memory records');
+    expect(card).toMatch(/At step 60: loss \d\.\d{4}, ProcessBench F1/);
+
+    // The folder loads as a PRM (recipe inferred from config.json) and scores as training evaluated it.
+    const prm = await ProcessRM.fromPretrained(out);
+    expect(prm.recipe.name).toBe('trl-token-classification');
+    const record = heldOut[0]!;
+    const scores = (await prm.stepScores([{ problem: record.problem, steps: record.steps }])).value.curves[0]!;
+    expect(scores).toHaveLength(record.steps.length);
+    await prm.dispose();
+  });
+
+  it('resumes after an abort to the same final weights as an uninterrupted run, computing no step twice', async () => {
+    const straight = await trainProcessRewardModel({ ...baseOptions(await temporaryFolder()), heldOut: undefined, steps: 30, checkpointEvery: 10 });
+    const out = await temporaryFolder();
+    const controller = new AbortController();
+    const stepsRun: number[] = [];
+    const first = await trainProcessRewardModel({
+      ...baseOptions(out),
+      heldOut: undefined,
+      steps: 30,
+      checkpointEvery: 10,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.kind !== 'step') return;
+        stepsRun.push(event.step);
+        if (event.step === 13) controller.abort();
+      },
+    });
+    expect(first).toMatchObject({ stopped: 'aborted', step: 13 });
+    expect((await listCheckpoints(out)).map((checkpoint) => checkpoint.step)).toEqual([10, 13]);
+    const resumed = await trainProcessRewardModel({
+      ...baseOptions(out),
+      heldOut: undefined,
+      steps: 30,
+      checkpointEvery: 10,
+      resume: true,
+      onEvent: (event) => {
+        if (event.kind === 'step') stepsRun.push(event.step);
+      },
+    });
+    expect(resumed.stopped).toBe('completed');
+    expect(stepsRun).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+    expect(bitsOf(resumed.model.tensors)).toEqual(bitsOf(straight.model.tensors));
+    expect(resumed.state.cursor).toBe(straight.state.cursor);
+  });
+
+  it('resumes after a crash from the last checkpoint to the same final weights', async () => {
+    const straight = await trainProcessRewardModel({ ...baseOptions(await temporaryFolder()), heldOut: undefined, steps: 24, checkpointEvery: 8 });
+    const out = await temporaryFolder();
+    await expect(
+      trainProcessRewardModel({
+        ...baseOptions(out),
+        heldOut: undefined,
+        steps: 24,
+        checkpointEvery: 8,
+        onEvent: (event) => {
+          if (event.kind === 'step' && event.step === 11) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    expect((await listCheckpoints(out)).map((checkpoint) => checkpoint.step)).toEqual([8]);
+    const resumed = await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 24, checkpointEvery: 8, resume: true });
+    expect(bitsOf(resumed.model.tensors)).toEqual(bitsOf(straight.model.tensors));
+  });
+
+  it('refuses to resume with different settings, naming them', async () => {
+    const out = await temporaryFolder();
+    await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, checkpointEvery: 2 });
+    await expect(trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, learningRate: 1e-3, resume: true })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('learningRate was 0.003, now 0.001'),
+    });
+  });
+
+  it('fine-tunes a trained folder', async () => {
+    const first = await temporaryFolder();
+    await trainProcessRewardModel({ ...baseOptions(first), heldOut: undefined, steps: 3 });
+    const out = await temporaryFolder();
+    const result = await trainProcessRewardModel({ ...baseOptions(out), init: { kind: 'folder', folder: first }, heldOut: undefined, steps: 3 });
+    expect(result.state.notes).toContain(`fine-tuned from ${first}`);
+    expect(result.step).toBe(3);
+  });
+});
