@@ -13,6 +13,7 @@ export interface PrmBenchRun {
   verification: VerificationIndex & { skipped: number };
   samples: number;
   failures: RecordFailure[];
+  notes: string[];
 }
 
 /**
@@ -61,7 +62,11 @@ export async function evaluatePrmBench(
     pairs.push({ flawed: flawed[first]!, clean: clean[first]! });
   }
   const source = options.threshold.source;
+  const beyond = records.filter((record) => record.errorSteps.some((step) => step >= record.steps.length)).length;
+  const notes =
+    beyond > 0 ? [`${beyond} record(s) name error steps past the end of their solution: kept, as PRMBench keeps them (those steps match no step)`] : [];
   return {
+    notes,
     threshold: { value: options.threshold.value, source: source.kind === 'fixed' ? `fixed: ${source.reason}` : `chosen on "${source.name}"` },
     metrics: tally.metrics(),
     verification: { ...verificationIndex(pairs), skipped },

@@ -29,11 +29,11 @@ export interface ProcessBenchEvaluationOptions {
   calibration?: StepCalibration;
   /** Items whose step curves are kept for the report. Default 24. */
   curvesKept?: number;
-  /** Labelled steps kept (a uniform sample) for fitting a calibration afterwards. Default 50,000. */
+  /** Labelled steps kept (a uniform sample) for fitting a calibration afterwards. Default 20,000. */
   labelledStepSample?: number;
   /** Scores kept exactly for AUROC before it goes on in bins. Default 2,000,000. */
   aurocExactLimit?: number;
-  /** Candidates kept for best-of-N over problems that appear more than once. Default 50,000. */
+  /** Candidates kept for best-of-N over problems that appear more than once. Default 20,000. */
   bestOfNLimit?: number;
 }
 
@@ -83,7 +83,7 @@ export class ProcessBenchEvaluator {
 
   constructor(private readonly options: ProcessBenchEvaluationOptions) {
     this.aurocTally = new AurocTally({ exactLimit: options.aurocExactLimit ?? 2_000_000 });
-    this.labelledSteps = new ReservoirSample(options.labelledStepSample ?? 50_000);
+    this.labelledSteps = new ReservoirSample(options.labelledStepSample ?? 20_000);
     this.after = options.calibration ? new ReliabilityTally() : undefined;
     this.reading = options.reading;
     const source = options.threshold.source;
@@ -119,7 +119,7 @@ export class ProcessBenchEvaluator {
     const stepScores = Array.from(scores);
     const result: ItemPrediction = { id: item.id, label: item.label, prediction, stepScores };
     if (this.curves.length < (this.options.curvesKept ?? 24)) this.curves.push({ ...result, problem: item.problem });
-    if (item.finalAnswerCorrect !== undefined && this.candidatesKept < (this.options.bestOfNLimit ?? 50_000)) {
+    if (item.finalAnswerCorrect !== undefined && this.candidatesKept < (this.options.bestOfNLimit ?? 20_000)) {
       const key = itemFingerprint(item.problem, []);
       const group = this.groups.get(key) ?? [];
       this.groups.set(key, group);
@@ -163,7 +163,7 @@ export class ProcessBenchEvaluator {
       if (largest > smallest)
         evaluation.notes.push(`best-of-N over ${repeated.length} problems with ${smallest} to ${largest} solutions each, up to N = ${smallest}`);
     }
-    if (this.candidatesKept >= (this.options.bestOfNLimit ?? 50_000)) evaluation.notes.push(`best-of-N uses the first ${this.candidatesKept} items only`);
+    if (this.candidatesKept >= (this.options.bestOfNLimit ?? 20_000)) evaluation.notes.push(`best-of-N uses the first ${this.candidatesKept} items only`);
     if (evaluation.auroc.binned)
       evaluation.notes.push(`AUROC went on in ${evaluation.auroc.binned.bins} bins past ${this.options.aurocExactLimit ?? 2_000_000} scores`);
     return evaluation;

@@ -7,7 +7,7 @@ export interface PrmBenchRecord {
   question: string;
   /** The solution with the injected errors. */
   steps: string[];
-  /** 0-based indices of the modified (erroneous) steps (the file's `error_steps` are 1-based). */
+  /** 0-based indices of the modified (erroneous) steps (the file's `error_steps` are 1-based); some published ones lie past the last step. */
   errorSteps: number[];
   originalQuestion: string;
   originalSteps: string[];
@@ -42,8 +42,9 @@ export function parsePrmBenchRecord(value: unknown, location: string): PrmBenchR
   if (typeof question !== 'string') throw new InvalidInputError('"modified_question" must be a string', { location });
   const originalQuestion = typeof record.original_question === 'string' ? record.original_question : question;
   const errorSteps = record.error_steps;
-  if (!Array.isArray(errorSteps) || !errorSteps.every((step) => Number.isInteger(step) && step >= 1 && step <= steps.length)) {
-    throw new InvalidInputError(`"error_steps" must list 1-based step numbers up to ${steps.length}`, { location });
+  // Some published records name steps past the end of their solution; PRMBench keeps them (they never match a step), and so does this.
+  if (!Array.isArray(errorSteps) || !errorSteps.every((step) => Number.isInteger(step) && step >= 1)) {
+    throw new InvalidInputError('"error_steps" must list 1-based step numbers', { location });
   }
   return {
     idx: String(record.idx),
