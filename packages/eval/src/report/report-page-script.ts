@@ -34,7 +34,7 @@ export const reportPageScript = String.raw`
     parent.appendChild(node);
     return node;
   }
-  function logTwo(values) { return values.every(function (value) { return value > 0; }) && values.length > 2; }
+  function logTwo(values) { return values.length > 2 && values.every(function (value) { return value > 0 && (value & (value - 1)) === 0; }); }
 
   // spec: { name, title, caption, x: { label, values, log, categories }, y: { label, range }, series: [{ label, values, kind: 'line'|'points'|'bars'|'dash' }] }
   function chart(parent, spec) {
@@ -49,7 +49,7 @@ export const reportPageScript = String.raw`
       var options = { label: entry.label, stroke: color, width: 2, spanGaps: false };
       if (entry.kind === 'points') {
         options.paths = function () { return null; };
-        options.points = { show: true, size: 9, fill: color, stroke: color };
+        options.points = { show: true, size: entry.size || 9, fill: color, stroke: color };
       } else if (entry.kind === 'bars') {
         options.paths = uPlot.paths.bars({ size: [0.8, 80] });
         options.fill = color + '99';
@@ -70,7 +70,8 @@ export const reportPageScript = String.raw`
     if (spec.y.range) yScale.range = spec.y.range;
     var xAxis = { label: spec.x.label };
     if (spec.x.categories) {
-      xAxis.values = function (self, ticks) { return ticks.map(function (tick) { return Number.isInteger(tick) ? (spec.x.categories[tick] || '') : ''; }); };
+      xAxis.splits = function () { return spec.x.categories.map(function (_, index) { return index; }); };
+      xAxis.values = function (self, ticks) { return ticks.map(function (tick) { return spec.x.categories[tick] || ''; }); };
       xAxis.rotate = -30;
       xAxis.size = 70;
       xScale.range = [-0.5, spec.x.categories.length - 0.5];
@@ -82,7 +83,7 @@ export const reportPageScript = String.raw`
       scales: { x: xScale, y: yScale },
       axes: [xAxis, { label: spec.y.label }],
       series: series,
-      legend: { show: true },
+      legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
     };
     var columns = [spec.x.values].concat(spec.series.map(function (entry) { return entry.values; }));
@@ -119,8 +120,8 @@ export const reportPageScript = String.raw`
         series: [
           { label: 'score', values: curve.stepScores },
           { label: 'threshold', kind: 'dash', values: steps.map(function () { return evaluation.threshold.value; }), color: '#4a5364' },
-          { label: 'labelled error', kind: 'points', values: curve.stepScores.map(function (score, step) { return step === curve.label ? score : null; }), color: '#e4572e' },
-          { label: 'predicted', kind: 'points', values: curve.stepScores.map(function (score, step) { return step === curve.prediction ? score : null; }), color: '#f3a712' },
+          { label: 'labelled error', kind: 'points', size: 14, values: curve.stepScores.map(function (score, step) { return step === curve.label ? score : null; }), color: '#e4572e' },
+          { label: 'predicted', kind: 'points', size: 7, values: curve.stepScores.map(function (score, step) { return step === curve.prediction ? score : null; }), color: '#f3a712' },
         ],
       });
     });
@@ -164,7 +165,7 @@ export const reportPageScript = String.raw`
       chart(grid, {
         name: prefix + '-' + metric[0], title: metric[1] + ' vs N',
         x: { label: 'N', values: curves.ns, log: logTwo(curves.ns) },
-        y: { label: metric[1] },
+        y: { label: metric[0] === 'finalAccuracy' ? 'final accuracy' : 'process correct' },
         series: curves.rules.map(function (rule) {
           return { label: rule, values: curves.ns.map(function (n) { return curves.points.filter(function (point) { return point.n === n && point.rule === rule; })[0][metric[0]]; }) };
         }),
@@ -183,7 +184,7 @@ export const reportPageScript = String.raw`
     rows.push(['total (errors)', total.samples, total.steps, fixed(total.prmScore), fixed(total.f1), fixed(total.negativeF1), fixed(total.correctStepAccuracy), fixed(total.wrongStepAccuracy), fixed(total.firstErrorAccuracy)]);
     table(grid, 'prmbench-table', ['type', 'samples', 'steps', 'PRMScore', 'F1', 'negative F1', 'correct-step acc.', 'wrong-step acc.', 'first-error acc.'], rows);
     chart(grid, {
-      name: 'prmbench-types', title: 'PRMScore and wrong-step accuracy by error type',
+      name: 'prmbench-types', title: 'PRMScore and wrong-step accuracy by error type', width: 760, height: 320,
       x: { label: 'error type', values: types.map(function (_, index) { return index; }), categories: types },
       y: { label: 'score', range: [0, 1] },
       series: [
@@ -197,19 +198,19 @@ export const reportPageScript = String.raw`
     var rows = simulations.mcLabels;
     var cs = rows.map(function (row) { return row.c; }).filter(function (c, index, all) { return all.indexOf(c) === index; });
     var ns = rows.filter(function (row) { return row.c === cs[0]; }).map(function (row) { return row.n; });
-    var grid = section('Toy experiment: how good are Monte-Carlo labels? (seed ' + simulations.seed + ')', '8-step solutions, each step correct with probability c; a completion from a clean prefix ending at step k succeeds with probability c^(8-k), from a prefix with an error with probability 0.1. Hard MC rule: a step is labelled correct when any of N rollouts succeeds. 4,000 solutions per c.');
+    var grid = section('Toy experiment: how good are Monte-Carlo labels? (seed ' + simulations.seed + ')', '8-step solutions, each step correct with probability c; a completion from a clean prefix ending at step k succeeds with probability c^(8-k), from a prefix with an error with probability 0.1. Hard MC rule: a step is labelled correct when any of N rollouts succeeds.');
     [['accuracy', 'label accuracy'], ['falseCorrect', 'false "correct" rate (among wrong steps)'], ['falseWrong', 'false "wrong" rate (among correct steps)']].forEach(function (metric) {
       chart(grid, {
         name: 'mc-' + metric[0], title: metric[1], width: 380, height: 260,
         x: { label: 'rollouts N', values: ns, log: true },
-        y: { label: metric[1], range: [0, 1] },
+        y: { label: metric[0] === 'accuracy' ? 'accuracy' : 'rate', range: [0, 1] },
         series: cs.map(function (c) { return { label: 'c = ' + c, values: rows.filter(function (row) { return row.c === c; }).map(function (row) { return row[metric[0]]; }) }; }),
       });
     });
     table(grid, 'mc-table', ['c', 'N', 'accuracy', 'false "correct"', 'false "wrong"'], rows.map(function (row) { return [row.c, row.n, fixed(row.accuracy), fixed(row.falseCorrect), fixed(row.falseWrong)]; }));
 
     var toy = simulations.bestOfN;
-    drawBestOfN(toy.curves, 'Toy experiment: aggregation in best-of-16 (seed ' + simulations.seed + ')', 'Solutions of 4-16 steps, each step wrong with probability 0.1; a flawed solution keeps a right answer with probability 0.15. Simulated PRM: sigmoid(+1.5 before the first error, -0.5 from it on, + N(0, 1.5^2)); simulated ORM: +1.5 for a right answer, -0.5 otherwise, plus the same noise. 3,000 problems.', 'toy-bon');
+    drawBestOfN(toy.curves, 'Toy experiment: aggregation in best-of-16 (seed ' + simulations.seed + ')', 'Solutions of 4-16 steps, each step wrong with probability 0.1; a flawed solution keeps a right answer with probability 0.15. Simulated PRM: sigmoid(+1.5 before the first error, -0.5 from it on, + N(0, 1.5^2)); simulated ORM: +1.5 for a right answer, -0.5 otherwise, plus the same noise.', 'toy-bon');
     var toyGrid = main.lastChild;
     table(toyGrid, 'toy-bon-table', ['rule', 'final accuracy', 'process correct', 'mean steps'], toy.rows.map(function (row) { return [row.rule, fixed(row.finalAccuracy), fixed(row.processCorrect), fixed(row.meanSteps, 2)]; }).concat([['(sampled)', '', '', fixed(toy.meanSampledSteps, 2)]]));
     chart(toyGrid, {
