@@ -19,7 +19,7 @@ function noisyItem(
   problem: string,
   length: number,
   label: number,
-): ScoredItem & { finalAnswerCorrect: boolean } {
+): ScoredItem & { finalAnswerCorrect: boolean; stepScores: number[] } {
   const stepScores = Array.from({ length }, (_, step) => sigmoid((label === -1 || step < label ? 1.5 : -0.5) + 1.2 * random.gaussian()));
   return { id, problem, steps: stepScores.map((_, step) => `${id} step ${step}`), label, stepScores, finalAnswerCorrect: label === -1 || random.next() < 0.2 };
 }
