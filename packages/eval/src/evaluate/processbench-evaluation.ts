@@ -80,6 +80,7 @@ export class ProcessBenchEvaluator {
   private gauge: Gauge | undefined;
   private trust: Trust | undefined;
   private readonly notes = new Set<string>();
+  private pairNotes = 0;
 
   constructor(private readonly options: ProcessBenchEvaluationOptions) {
     this.aurocTally = new AurocTally({ exactLimit: options.aurocExactLimit ?? 2_000_000 });
@@ -101,7 +102,11 @@ export class ProcessBenchEvaluator {
     }
     this.gauge ??= evidence.gauge;
     this.trust ??= evidence.trust;
-    for (const note of evidence.notes ?? []) if (this.notes.size < 20) this.notes.add(note);
+    for (const note of evidence.notes ?? []) {
+      // Notes about one solution of a batch ("pair 3: truncated ...") are counted, not listed.
+      if (/^pair \d+: /.test(note)) this.pairNotes++;
+      else if (this.notes.size < 20) this.notes.add(note);
+    }
     this.reading ??= evidence.gauge === 'PROBABILITY' ? 'probability' : 'sigmoid';
     const scores = item.stepScores;
     const prediction = firstBelow(scores, this.options.threshold.value);
@@ -145,6 +150,11 @@ export class ProcessBenchEvaluator {
       curves: this.curves,
       notes: [...this.notes],
     };
+    if (this.pairNotes > 0) {
+      evaluation.notes.push(
+        `${this.pairNotes} note(s) about single solutions (truncation, step detection) were counted, not listed: score one solution with \`reward-lens score\` to see its notes; an unscored step is NaN (null in --predictions)`,
+      );
+    }
     if (this.after) evaluation.reliability.after = this.after.result();
     if (this.gauge) evaluation.gauge = this.gauge;
     if (this.trust) evaluation.trust = this.trust;

@@ -15,7 +15,7 @@ export interface ReportData {
   prmBench?: PrmBenchRun;
   /** A calibration fitted on a calibration split, with its reliability on the scored split. */
   calibration?: { fitted: StepCalibration; heldOut?: Reliability };
-  simulations?: { seed: number; mcLabels: McLabelRow[]; bestOfN: BestOfNToyResult };
+  simulations?: { seed: number; mcLabels?: McLabelRow[]; bestOfN?: BestOfNToyResult };
 }
 
 /** The plotting library inlined into the page (uPlot's IIFE build and stylesheet). */

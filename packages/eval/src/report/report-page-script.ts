@@ -195,6 +195,11 @@ export const reportPageScript = String.raw`
   }
 
   function drawSimulations(simulations) {
+    if (simulations.mcLabels) drawMcLabels(simulations);
+    if (simulations.bestOfN) drawToyBestOfN(simulations);
+  }
+
+  function drawMcLabels(simulations) {
     var rows = simulations.mcLabels;
     var cs = rows.map(function (row) { return row.c; }).filter(function (c, index, all) { return all.indexOf(c) === index; });
     var ns = rows.filter(function (row) { return row.c === cs[0]; }).map(function (row) { return row.n; });
@@ -208,7 +213,9 @@ export const reportPageScript = String.raw`
       });
     });
     table(grid, 'mc-table', ['c', 'N', 'accuracy', 'false "correct"', 'false "wrong"'], rows.map(function (row) { return [row.c, row.n, fixed(row.accuracy), fixed(row.falseCorrect), fixed(row.falseWrong)]; }));
+  }
 
+  function drawToyBestOfN(simulations) {
     var toy = simulations.bestOfN;
     drawBestOfN(toy.curves, 'Toy experiment: aggregation in best-of-16 (seed ' + simulations.seed + ')', 'Solutions of 4-16 steps, each step wrong with probability 0.1; a flawed solution keeps a right answer with probability 0.15. Simulated PRM: sigmoid(+1.5 before the first error, -0.5 from it on, + N(0, 1.5^2)); simulated ORM: +1.5 for a right answer, -0.5 otherwise, plus the same noise.', 'toy-bon');
     var toyGrid = main.lastChild;
