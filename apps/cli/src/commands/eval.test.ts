@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDataPath } from '@reward-lens/core/testing/node';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeRandomClassifierFolder } from '../testing/model-folders.js';
 import { jsonLines, runMain } from '../testing/run-main.js';
 
 let folder: string;
@@ -127,6 +128,17 @@ describe('eval', () => {
     expect(Object.keys(result.metrics.byType)).toContain('correct');
     expect(Object.keys(result.metrics.byType).length).toBeGreaterThanOrEqual(9);
     expect(result.verification.pairs).toBeGreaterThan(0);
+  });
+
+  it('evaluates a model folder read with its recipe (a sequence classifier read at every step end)', async () => {
+    const model = join(folder, 'classifier');
+    await writeRandomClassifierFolder(model, { architectures: ['LlamaForSequenceClassification'], maxPositions: 256 });
+    const { exitCode, stdout } = await runMain(['eval', '--model', model, '--data', dataPath, '--calibration', calibrationPath, '--truncation', 'left', '--json']);
+    expect(exitCode).toBe(0);
+    const result = JSON.parse(stdout) as { items: number; model: string; notes: string[]; auroc: { positives: number } };
+    expect(result.items).toBe(24);
+    expect(result.model).toBe(model);
+    expect(result.auroc.positives).toBeGreaterThan(0);
   });
 
   it.each([
