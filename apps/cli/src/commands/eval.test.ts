@@ -133,7 +133,18 @@ describe('eval', () => {
   it('evaluates a model folder read with its recipe (a sequence classifier read at every step end)', async () => {
     const model = join(folder, 'classifier');
     await writeRandomClassifierFolder(model, { architectures: ['LlamaForSequenceClassification'], maxPositions: 256 });
-    const { exitCode, stdout } = await runMain(['eval', '--model', model, '--data', dataPath, '--calibration', calibrationPath, '--truncation', 'left', '--json']);
+    const { exitCode, stdout } = await runMain([
+      'eval',
+      '--model',
+      model,
+      '--data',
+      dataPath,
+      '--calibration',
+      calibrationPath,
+      '--truncation',
+      'left',
+      '--json',
+    ]);
     expect(exitCode).toBe(0);
     const result = JSON.parse(stdout) as { items: number; model: string; notes: string[]; auroc: { positives: number } };
     expect(result.items).toBe(24);
