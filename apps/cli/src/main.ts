@@ -2,19 +2,32 @@ import type { CliStreams } from './cli-streams.js';
 import type { Command } from './command.js';
 import { capsCommand } from './commands/caps.js';
 import { convertCommand } from './commands/convert.js';
+import { evalCommand } from './commands/eval.js';
 import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
 import { organismCommand } from './commands/organism.js';
 import { recipesCommand } from './commands/recipes.js';
 import { scoreCommand } from './commands/score.js';
 import { trainCommand } from './commands/train.js';
+import { simulateCommand } from './commands/simulate.js';
 import { packageVersion } from './package-version.js';
 import { wantsHelp } from './parse-command-line.js';
 import { exitCodes, reportError } from './report-error.js';
 import { UsageError } from './usage-error.js';
 import { writeText } from './write-text.js';
 
-const commands: readonly Command[] = [scoreCommand, capsCommand, recipesCommand, generateCommand, convertCommand, exportCommand, organismCommand, trainCommand];
+const commands: readonly Command[] = [
+  scoreCommand,
+  evalCommand,
+  simulateCommand,
+  capsCommand,
+  recipesCommand,
+  generateCommand,
+  convertCommand,
+  exportCommand,
+  organismCommand,
+  trainCommand,
+];
 
 function topLevelUsage(): string {
   const nameWidth = Math.max(...commands.map((command) => command.name.length));

@@ -5,7 +5,10 @@
  */
 export type Gauge = 'INVARIANT' | 'PROBABILITY';
 
-/** `EXPLORATORY` until a calibration against labelled steps is attached; then `CALIBRATED`. */
+/**
+ * `EXPLORATORY` until a calibration against labelled steps is attached (`prm.withCalibration`);
+ * then `CALIBRATED`, and the notes name the calibration set and its domain.
+ */
 export type Trust = 'EXPLORATORY' | 'CALIBRATED';
 
 /** A value with the labels every reward-lens number carries. */

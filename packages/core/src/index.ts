@@ -22,6 +22,13 @@ export {
 } from './errors/index.js';
 export { createEvidence, type Evidence, type Gauge, type Trust } from './evidence.js';
 export {
+  applyStepCalibration,
+  validateStepCalibration,
+  type CalibrationMap,
+  type CalibrationSet,
+  type StepCalibration,
+} from './calibration/index.js';
+export {
   aggregate,
   aggregatorNames,
   builtInAggregators,

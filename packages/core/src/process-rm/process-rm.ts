@@ -1,4 +1,6 @@
 import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import { calibrateOutcomeEvidence, calibrateStepEvidence } from '../calibration/calibrate-evidence.js';
+import { validateStepCalibration, type StepCalibration } from '../calibration/step-calibration.js';
 import { formatCapabilities, hasCapability, type Capabilities, type CapabilityName } from '../capabilities.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { NonFiniteOutputError } from '../errors/non-finite-output-error.js';
@@ -38,6 +40,8 @@ export interface ProcessRMOptions {
   padding?: 'left' | 'right';
   /** Notes carried into every result (which backend ran, why others were skipped). */
   notes?: readonly string[];
+  /** Maps step and outcome scores to calibrated probabilities (trust `CALIBRATED`); see `withCalibration`. */
+  calibration?: StepCalibration;
 }
 
 /**
@@ -53,7 +57,10 @@ export class ProcessRM {
   readonly backend: BackendV1;
   readonly tokenizer: PrmTokenizer;
   readonly recipe: ReadingRecipe;
-  private readonly options: Required<Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes'>> & { detector?: StepBoundaryDetector };
+  /** The attached calibration, if any (`withCalibration`). */
+  readonly calibration: StepCalibration | undefined;
+  private readonly construction: ProcessRMOptions;
+  private readonly options: Required<Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes' | 'calibration'>> & { detector?: StepBoundaryDetector };
   private readonly baseNotes: readonly string[];
   private readonly columns: number[] | undefined;
 
@@ -61,6 +68,8 @@ export class ProcessRM {
     this.backend = backend;
     this.tokenizer = tokenizer;
     this.recipe = options.recipe ?? plainValueRecipe;
+    this.construction = options;
+    this.calibration = options.calibration === undefined ? undefined : validateStepCalibration(options.calibration);
     this.options = {
       delimiter: options.delimiter ?? (options.recipe ?? plainValueRecipe).delimiter,
       truncation: options.truncation ?? 'none',
@@ -129,6 +138,18 @@ export class ProcessRM {
     return new ProcessRM(model, tokenizerOrOptions as PrmTokenizer, { ...options, recipe: { ...sequenceClassifierRecipe, head: rewardHead.name } });
   }
 
+  /**
+   * The same model (sharing its backend: dispose one of them) with a fitted calibration attached:
+   * `score` and `stepScores` then give calibrated probabilities with trust `CALIBRATED`, and their
+   * notes name the calibration set, its size and its domain. `prefixScores` stays uncalibrated.
+   *
+   * @example
+   * const calibrated = prm.withCalibration(JSON.parse(readFileSync('calibration.json', 'utf8')));
+   */
+  withCalibration(calibration: StepCalibration): ProcessRM {
+    return new ProcessRM(this.backend, this.tokenizer, { ...this.construction, notes: this.baseNotes, calibration });
+  }
+
   /** What this model can do: the backend's capabilities. */
   get caps(): Capabilities {
     return this.backend.capabilities;
@@ -154,7 +175,8 @@ export class ProcessRM {
     this.require('SCORES', 'score');
     const batch = this.tokenizeAll(inputs, options);
     const curves = await this.readHead(batch, (pair) => [pair.readPositions[pair.readPositions.length - 1]!]);
-    return this.evidence({ values: Float32Array.from(curves, (curve) => curve[0] ?? Number.NaN), errors: batch.errors }, batch);
+    const evidence = this.evidence({ values: Float32Array.from(curves, (curve) => curve[0] ?? Number.NaN), errors: batch.errors }, batch);
+    return calibrateOutcomeEvidence(evidence, this.calibration);
   }
 
   /**
@@ -175,7 +197,7 @@ export class ProcessRM {
       });
       return curve;
     });
-    return this.evidence(
+    const evidence = this.evidence(
       {
         stepCounts: batch.pairs.map((pair) => pair.steps.length),
         curves: fullCurves,
@@ -186,6 +208,7 @@ export class ProcessRM {
       batch,
       options.layer !== undefined ? [`read at layer ${options.layer} of ${this.backend.info.numLayers}`] : [],
     );
+    return calibrateStepEvidence(evidence, this.calibration);
   }
 
   /** Per pair, the reward read at every token position: how the reward evolves through the text. */
