@@ -1,0 +1,20 @@
+// The public API of @reward-lens/search, by name. Browser-safe: Node-only pieces are in `./node`.
+export { createAnswerChecker, defaultAnswerChecker, type AnswerChecker, type AnswerCheckerOptions, type AnswerContext } from './answers/answer-checker.js';
+export { extractAnswer, type AnswerMethod, type ExtractedAnswer, type ExtractOptions } from './answers/extract-answer.js';
+export { normalizeAnswer, type NormalizeOptions, type PercentMeaning } from './answers/normalize-answer.js';
+export { CompletionsRequestError } from './errors/completions-request-error.js';
+export {
+  OpenAICompletionsClient,
+  createOpenAICompletionsClient,
+  type CompletionRequest,
+  type CompletionResult,
+  type OpenAICompletionsOptions,
+} from './openai/openai-completions-client.js';
+export { completeSolutions, statesAnswer, type CompleteOptions } from './policy/complete-solutions.js';
+export { deriveSeed, seedFromParts } from './policy/derive-seed.js';
+export { generatorPolicy, type CountedGeneration, type GeneratorPolicyOptions } from './policy/generator-policy.js';
+export type { Completion, PolicyCallOptions, ProposalEnd, StepPolicy, StepProposal, StepRequest } from './policy/step-policy.js';
+export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from './rerank/rerank.js';
+export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';
+export type { ScoredCandidate } from './rerank/scored-candidate.js';
+export { bestOfN, majorityVote, weightedVote, type AnswerVote, type VoteResult } from './rerank/votes.js';

@@ -1,0 +1,2 @@
+// Test helpers of @reward-lens/search: deterministic policies whose right answers are known.
+export {};
