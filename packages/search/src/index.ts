@@ -18,3 +18,13 @@ export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from
 export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';
 export type { ScoredCandidate } from './rerank/scored-candidate.js';
 export { bestOfN, majorityVote, weightedVote, type AnswerVote, type VoteResult } from './rerank/votes.js';
+export { beamSearch } from './search/beam-search.js';
+export { bestOfNSearch } from './search/best-of-n-search.js';
+export { dvts } from './search/dvts.js';
+export { meterBackend, type BackendMeter } from './search/meter-backend.js';
+export { search } from './search/search.js';
+export type { SearchCounts, SearchOptions, SearchResult, SearchSolution, SearchStrategy, SolutionEnd } from './search/search-types.js';
+export { consensusFilter, prmJudge, type ConsensusResult, type StepJudge } from './labels/consensus.js';
+export type { LabelInput, PrefixValue, PrefixValueStore, StepLabels } from './labels/label-types.js';
+export { monteCarloLabels, type MonteCarloOptions } from './labels/monte-carlo-labels.js';
+export { toTrlRecord, type TrlPrmRecord } from './labels/trl-record.js';
