@@ -28,3 +28,12 @@ export { consensusFilter, prmJudge, type ConsensusResult, type StepJudge } from 
 export type { LabelInput, PrefixValue, PrefixValueStore, StepLabels } from './labels/label-types.js';
 export { monteCarloLabels, type MonteCarloOptions } from './labels/monte-carlo-labels.js';
 export { toTrlRecord, type TrlPrmRecord } from './labels/trl-record.js';
+export { denseRewards, rewardsAtCharacters, type DenseRewards, type DenseRewardsOptions } from './rewards/dense-rewards.js';
+export {
+  RewardHackingMonitor,
+  type IterationSummary,
+  type MonitorWarning,
+  type MonitorWarningKind,
+  type RewardHackingMonitorOptions,
+  type RolloutObservation,
+} from './rewards/reward-hacking-monitor.js';

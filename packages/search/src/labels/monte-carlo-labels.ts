@@ -84,7 +84,7 @@ export async function monteCarloLabels(policy: StepPolicy, input: LabelInput, op
   if (mode === 'sweep') {
     for (let k = 1; k <= K; k++) await value(k);
     const perStep = values.slice(1) as number[];
-    const firstError = perStep.findIndex((v) => v === 0);
+    const firstError = perStep.indexOf(0);
     return {
       ...base,
       mode,
