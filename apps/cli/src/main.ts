@@ -4,15 +4,28 @@ import { capsCommand } from './commands/caps.js';
 import { convertCommand } from './commands/convert.js';
 import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
+import { labelCommand } from './commands/label.js';
 import { recipesCommand } from './commands/recipes.js';
+import { rerankCommand } from './commands/rerank.js';
 import { scoreCommand } from './commands/score.js';
+import { searchCommand } from './commands/search.js';
 import { packageVersion } from './package-version.js';
 import { wantsHelp } from './parse-command-line.js';
 import { exitCodes, reportError } from './report-error.js';
 import { UsageError } from './usage-error.js';
 import { writeText } from './write-text.js';
 
-const commands: readonly Command[] = [scoreCommand, capsCommand, recipesCommand, generateCommand, convertCommand, exportCommand];
+const commands: readonly Command[] = [
+  scoreCommand,
+  rerankCommand,
+  searchCommand,
+  labelCommand,
+  capsCommand,
+  recipesCommand,
+  generateCommand,
+  convertCommand,
+  exportCommand,
+];
 
 function topLevelUsage(): string {
   const nameWidth = Math.max(...commands.map((command) => command.name.length));

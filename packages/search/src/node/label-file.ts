@@ -27,6 +27,11 @@ export interface LabelFileTotals {
   reusedPrefixValues: number;
 }
 
+/** The rollout seed of one record: a function of the run's settings, its key and its text, so that every run (resumed or not, to a file or not) draws the same rollouts. */
+export function recordSeed(settings: unknown, key: string, text: string): number {
+  return seedFromParts(seedFromParts(JSON.stringify(settings)), key, seedFromParts(text).toString(16));
+}
+
 /**
  * Labels a stream of records into a file, resumably (see `LabelJournal`): run it again after a
  * kill and it goes on where it stopped, with the same output it would have written in one go.
@@ -38,7 +43,6 @@ export async function labelFile(options: LabelFileOptions): Promise<LabelFileTot
     settings: options.settings,
   });
   const totals: LabelFileTotals = { records: 0, resumed: 0, labelled: 0, errors: 0, reusedPrefixValues: journal.resumed.prefixValues };
-  const settingsSeed = seedFromParts(JSON.stringify(options.settings));
   try {
     for await (const job of options.jobs) {
       totals.records++;
@@ -51,7 +55,7 @@ export async function labelFile(options: LabelFileOptions): Promise<LabelFileTot
       } else {
         const lines = await options.label(job.input, {
           store: journal.storeFor(job.key, fingerprint),
-          seed: seedFromParts(settingsSeed, job.key, fingerprint),
+          seed: recordSeed(options.settings, job.key, job.text),
           key: job.key,
         });
         await journal.finish(job.key, fingerprint, lines);

@@ -42,7 +42,7 @@ async function sizeOf(path: string): Promise<number | null> {
 export class LabelJournal {
   readonly outputPath: string;
   readonly statePath: string;
-  /** What was found on opening: records already written and prefix values already computed. */
+  /** What was found on opening: records already written, and prefix values of unfinished records already computed. */
   readonly resumed: { records: number; prefixValues: number };
   private readonly values = new Map<string, Map<number, PrefixValue>>();
   private readonly done = new Map<string, string>();
@@ -111,6 +111,8 @@ export class LabelJournal {
         }
       }
       if (!header) throw new InvalidInputError('the state file has no header line: it is not a labelling journal', { location: statePath });
+      // Finished records need their values no more.
+      for (const [key, fingerprint] of done) values.delete(`${key}\u0000${fingerprint}`);
       if (validBytes < Buffer.byteLength(text!)) await truncate(statePath, validBytes);
       const existing = await sizeOf(options.outputPath);
       if (existing === null || existing < outputBytes) {
