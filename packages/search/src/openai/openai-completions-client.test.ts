@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompletionsRequestError } from '../errors/completions-request-error.js';
 import { generatorPolicy } from '../policy/generator-policy.js';
+import { search } from '../search/search.js';
+import { createRulePrm } from '../testing/rule-prm.js';
 import { startCompletionsTestServer, type CompletionsTestServer, type ServerBehaviour } from '../testing/completions-test-server.js';
 import { createOpenAICompletionsClient } from './openai-completions-client.js';
 
@@ -156,5 +158,22 @@ describe('OpenAI completions client: failures and limits', () => {
     ]);
     expect(server!.requests.map((request) => request.prompt)).toEqual(['Q\n\ns1\n', 'Q\n\ns1\n', 'Q\n\ns1\n']);
     expect(new Set(server!.requests.map((request) => request.seed)).size).toBe(3);
+  });
+
+  it("stops a search through the policy when the search's signal aborts", async () => {
+    await serve((index) => (index < 2 ? { kind: 'complete', text: '2 + 3 = 5.', stopReason: '\n' } : { kind: 'hang' }));
+    const client = createOpenAICompletionsClient({ baseURL: server!.baseURL, model: 'm', timeoutMs: 30_000 });
+    const controller = new AbortController();
+    const { prm } = createRulePrm();
+    const pending = search(prm, generatorPolicy(client, { concurrency: 2 }), 'Compute 2 + 3.', {
+      strategy: 'beam',
+      n: 2,
+      beamWidth: 2,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('search cancelled')), 200);
+    const started = performance.now();
+    await expect(pending).rejects.toThrow('search cancelled');
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

@@ -1,4 +1,4 @@
-import { InvalidInputError, type Generation, type StopReason, type TextGenerator } from '@reward-lens/core';
+import { InvalidInputError, type GenerateOptions, type Generation, type StopReason, type TextGenerator } from '@reward-lens/core';
 import { deriveSeed } from './derive-seed.js';
 import { mapConcurrent } from './map-concurrent.js';
 import type { Completion, ProposalEnd, StepPolicy, StepProposal, StepRequest } from './step-policy.js';
@@ -52,7 +52,11 @@ export function generatorPolicy(generator: TextGenerator, options: GeneratorPoli
   const concurrency = options.concurrency ?? 1;
 
   /** Every sample of every request, generated grouped by seed; results per request, in sample order. */
-  async function sample(requests: readonly StepRequest[], extra: { maxTokens: number; stop: string[] }): Promise<CountedGeneration[][]> {
+  async function sample(
+    requests: readonly StepRequest[],
+    extra: { maxTokens: number; stop: string[] },
+    signal: AbortSignal | undefined,
+  ): Promise<CountedGeneration[][]> {
     const bySeed = new Map<number, { request: number; sample: number }[]>();
     requests.forEach((request, requestIndex) => {
       for (let sampleIndex = 0; sampleIndex < request.count; sampleIndex++) {
@@ -65,7 +69,9 @@ export function generatorPolicy(generator: TextGenerator, options: GeneratorPoli
     const results = requests.map((request) => new Array<CountedGeneration>(request.count));
     await mapConcurrent([...bySeed], concurrency, async ([seed, members]) => {
       const prompts = members.map((member) => prompt(requests[member.request]!.problem, requests[member.request]!.steps));
-      const generations = await generator.generate(prompts, { ...sampling, ...extra, seed });
+      if (signal?.aborted) throw signal.reason;
+      // A generator that takes a signal (the completions client) stops at once; core's local one between calls.
+      const generations = await generator.generate(prompts, { ...sampling, ...extra, seed, ...(signal ? { signal } : {}) } as Partial<GenerateOptions>);
       members.forEach((member, index) => {
         results[member.request]![member.sample] = generations[index]!;
       });
@@ -75,14 +81,14 @@ export function generatorPolicy(generator: TextGenerator, options: GeneratorPoli
 
   return {
     name: options.name ?? 'generator',
-    async nextSteps(requests) {
-      const generations = await sample(requests, { maxTokens: options.maxStepTokens ?? 256, stop: [delimiter] });
+    async nextSteps(requests, call) {
+      const generations = await sample(requests, { maxTokens: options.maxStepTokens ?? 256, stop: [delimiter] }, call?.signal);
       return generations.map((row) =>
         row.map((generation): StepProposal => ({ text: generation.text.trim(), tokens: tokensOf(generation), end: endOf(generation.stopReason) })),
       );
     },
-    async complete(requests) {
-      const generations = await sample(requests, { maxTokens: options.maxSolutionTokens ?? 1024, stop: [] });
+    async complete(requests, call) {
+      const generations = await sample(requests, { maxTokens: options.maxSolutionTokens ?? 1024, stop: [] }, call?.signal);
       return generations.map((row) =>
         row.map(
           (generation): Completion => ({
