@@ -1,10 +1,14 @@
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
+import { unescapeDelimiter } from '../score/unescape-delimiter.js';
+import { UsageError } from '../usage-error.js';
 import type { PolicySettings } from './search-policy.js';
 
 /** The flags that say how a policy samples and, for a server, how it is reached (`search`, `label`). */
 export const policyOptions = {
   'policy-backend': { type: 'string' },
+  template: { type: 'string' },
+  'step-delimiter': { type: 'string' },
   temperature: { type: 'string' },
   'top-p': { type: 'string' },
   'max-step-tokens': { type: 'string' },
@@ -23,6 +27,10 @@ export const policyOptionsHelp = (flag: string) => `  --temperature <t>         
   --max-step-tokens <n>     tokens per step at most (default: 256)
   --max-solution-tokens <n> tokens per whole solution at most (default: 1024)
   --policy-backend <name>   the backend of a local policy model (default: auto)
+  --template <text>         the text the policy continues: {problem} and {steps} (each step
+                            followed by the step delimiter) are filled in; \n, \t, \r and \\
+                            are interpreted (default: {problem}\n\n{steps})
+  --step-delimiter <text>   what ends a step the policy writes (default: \n)
 
 A completions server (${flag} http://host:port/v1):
   --served-model <name>     the served model's name (default: the first GET /models lists)
@@ -35,6 +43,12 @@ A completions server (${flag} http://host:port/v1):
                             (default: 4)`;
 
 type PolicyValues = { [Key in keyof typeof policyOptions]?: (typeof policyOptions)[Key]['type'] extends 'boolean' ? boolean : string };
+
+function stepDelimiter(text: string | undefined, usage: string): string {
+  const delimiter = unescapeDelimiter(text ?? '\\n');
+  if (delimiter === '') throw new UsageError('--step-delimiter must not be empty', usage);
+  return delimiter;
+}
 
 export function parsePolicySettings(values: PolicyValues, usage: string): PolicySettings {
   const integer = (flag: keyof typeof policyOptions, fallback: number, minimum: number, maximum: number) => {
@@ -51,6 +65,8 @@ export function parsePolicySettings(values: PolicyValues, usage: string): Policy
     maxStepTokens: integer('max-step-tokens', 256, 1, 1_000_000),
     maxSolutionTokens: integer('max-solution-tokens', 1024, 1, 10_000_000),
     backend: values['policy-backend'] ?? 'auto',
+    template: unescapeDelimiter(values.template ?? '{problem}\\n\\n{steps}'),
+    delimiter: stepDelimiter(values['step-delimiter'], usage),
     ...(values['served-model'] !== undefined ? { modelName: values['served-model'] } : {}),
     ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
     stream: values.stream === true,

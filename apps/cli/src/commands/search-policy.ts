@@ -12,6 +12,10 @@ export interface PolicySettings {
   maxSolutionTokens: number;
   /** The policy model's backend (a local model). */
   backend: string;
+  /** The prompt, with `{problem}` and `{steps}` (each step followed by the delimiter). */
+  template: string;
+  /** What ends a step. */
+  delimiter: string;
   /** For a URL: the served model's name (default: the first the server lists), key, streaming, limits. */
   modelName?: string;
   apiKey?: string;
@@ -29,17 +33,26 @@ export interface LoadedPolicy {
 
 type NamedPolicy = (settings: PolicySettings) => Promise<LoadedPolicy>;
 
+/** The generator-policy options the settings give. */
+function samplingOptions(name: string, settings: PolicySettings) {
+  return {
+    name,
+    temperature: settings.temperature,
+    topP: settings.topP,
+    maxStepTokens: settings.maxStepTokens,
+    maxSolutionTokens: settings.maxSolutionTokens,
+    delimiter: settings.delimiter,
+    prompt: (problem: string, steps: readonly string[]) =>
+      // Replacement functions: a problem's "$$" must not be read as a replacement pattern.
+      settings.template.replaceAll('{problem}', () => problem).replaceAll('{steps}', () => steps.map((step) => step + settings.delimiter).join('')),
+  };
+}
+
 async function localModelPolicy(model: string | undefined, settings: PolicySettings): Promise<LoadedPolicy> {
   const loaded = await loadLanguageModel({ ...(model !== undefined ? { model } : {}), backend: model === undefined ? 'tiny' : settings.backend });
   const generator = createTextGenerator(loaded.backend, loaded.tokenizer, { maxTokens: settings.maxStepTokens });
   return {
-    policy: generatorPolicy(generator, {
-      name: model ?? 'tiny',
-      temperature: settings.temperature,
-      topP: settings.topP,
-      maxStepTokens: settings.maxStepTokens,
-      maxSolutionTokens: settings.maxSolutionTokens,
-    }),
+    policy: generatorPolicy(generator, samplingOptions(model ?? 'tiny', settings)),
     description: model === undefined ? 'the seeded tiny language model (random weights: its text is noise)' : `the language model in ${model}`,
     dispose: () => loaded.dispose(),
   };
@@ -92,14 +105,7 @@ export async function loadPolicy(spec: PolicySpec, settings: PolicySettings): Pr
         maxRetries: settings.retries,
       });
       return {
-        policy: generatorPolicy(client, {
-          name: spec.url,
-          temperature: settings.temperature,
-          topP: settings.topP,
-          maxStepTokens: settings.maxStepTokens,
-          maxSolutionTokens: settings.maxSolutionTokens,
-          concurrency: settings.concurrency,
-        }),
+        policy: generatorPolicy(client, { ...samplingOptions(spec.url, settings), concurrency: settings.concurrency }),
         description: `the completions server at ${client.root}`,
         dispose: async () => {},
       };

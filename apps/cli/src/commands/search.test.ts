@@ -95,6 +95,32 @@ describe('reward-lens search', () => {
     }
   });
 
+  it('fills the prompt template and ends steps at the step delimiter', async () => {
+    const server = await startCompletionsTestServer(() => ({ kind: 'complete', text: 'The answer is \\boxed{7}.', stopReason: null }));
+    try {
+      const problemText = 'What is $$3 + 4$$?';
+      const args = [
+        'search',
+        '--policy',
+        server.baseURL,
+        '--problem',
+        problemText,
+        '--n',
+        '2',
+        '--beam-width',
+        '2',
+        '--template',
+        'Q: {problem}\\nA:\\n{steps}',
+        '--step-delimiter',
+        '\\n\\n',
+      ];
+      expect((await runMain(args)).exitCode).toBe(0);
+      expect(server.requests[0]).toMatchObject({ prompt: `Q: ${problemText}\nA:\n`, stop: ['\n\n'] });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('prints the chosen solution with its step scores and what was spent', async () => {
     const { exitCode, stdout } = await runMain([
       'search',

@@ -58,7 +58,9 @@ export async function denseRewards(
     }
     const curve = (await prm.prefixScores([scoringInput])).value.curves[0]!;
     stepScores = positions.map((position) => curve[position]!);
-    initial = curve[pair.steps[0]!.tokenSpan[0] - 1]!;
+    const before = pair.steps[0]!.tokenSpan[0] - 1;
+    if (before < 0) throw new InvalidInputError('V(∅) is read at the token before the first step, and there is none: pass a numeric initialValue');
+    initial = curve[before]!;
   } else {
     stepScores = Array.from((await prm.stepScores([scoringInput])).value.curves[0]!);
     if (kind === 'progress') initial = options.initialValue as number;
