@@ -6,10 +6,13 @@ import { evalCommand } from './commands/eval.js';
 import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
 import { organismCommand } from './commands/organism.js';
+import { labelCommand } from './commands/label.js';
 import { recipesCommand } from './commands/recipes.js';
+import { rerankCommand } from './commands/rerank.js';
 import { scoreCommand } from './commands/score.js';
 import { trainCommand } from './commands/train.js';
 import { simulateCommand } from './commands/simulate.js';
+import { searchCommand } from './commands/search.js';
 import { packageVersion } from './package-version.js';
 import { wantsHelp } from './parse-command-line.js';
 import { exitCodes, reportError } from './report-error.js';
@@ -20,6 +23,9 @@ const commands: readonly Command[] = [
   scoreCommand,
   evalCommand,
   simulateCommand,
+  rerankCommand,
+  searchCommand,
+  labelCommand,
   capsCommand,
   recipesCommand,
   generateCommand,

@@ -1,0 +1,280 @@
+import { InvalidInputError, type ProcessRM } from '@reward-lens/core';
+import {
+  consensusFilter,
+  monteCarloLabels,
+  prmJudge,
+  toTrlRecord,
+  type LabelInput,
+  type PrefixValueStore,
+  type StepJudge,
+  type StepPolicy,
+} from '@reward-lens/search';
+import { labelFile, recordSeed, type LabelJob } from '@reward-lens/search/node';
+import type { CliStreams } from '../cli-streams.js';
+import type { Command } from '../command.js';
+import { loadProcessRM, recipeNames } from '../load-process-rm.js';
+import { parseCommandLine } from '../parse-command-line.js';
+import { parseIntegerOption } from '../parse-integer-option.js';
+import { parseNumberOption } from '../parse-number-option.js';
+import { exitCodes } from '../report-error.js';
+import { unescapeDelimiter } from '../score/unescape-delimiter.js';
+import { UsageError } from '../usage-error.js';
+import { writeText } from '../write-text.js';
+import { checkReadable } from './search-input-check.js';
+import { readJsonRecords, stepsOf, type JsonRecord } from './search-json-records.js';
+import { loadPolicy, namedPolicies, parsePolicySpec } from './search-policy.js';
+import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
+
+const labelUsage = `Usage:
+  reward-lens label --completer <policy> --file <solutions.jsonl> [--out <labels.jsonl>] [options]
+
+Monte-Carlo step labels (Math-Shepherd, OmegaPRM): from each prefix s_1..s_k of a solution, the
+completer policy rolls out N completions; v_k is the share whose final answer matches the
+reference (v_0 from the problem alone; the whole solution's own stated answer is checked, not
+rolled out). Records are {"problem", "steps": [...] or "solution": text, "answer" (or
+"reference")}. The output is TRL's stepwise-supervision PRM format, one row per line:
+{"prompt", "completions", "labels"}.
+
+Policy:
+  --completer <policy>      ${Object.keys(namedPolicies).join(', ')}, a model folder, an OpenAI-compatible server URL, or a
+                            scripted policy (.json), as reward-lens search --policy takes
+${policyOptionsHelp('--completer')}
+
+Labels:
+  --rollouts <n>            completions per prefix (default: 8)
+  --mode <mode>             sweep (default): every prefix; binary: OmegaPRM's binary search for
+                            the first error, about log2 K prefixes (labels up to the first error)
+  --labels <kind>           hard (default): 1[v_k > 0], as booleans; soft: v_k (sweep only)
+  --max-steps <n>           steps a rollout may add (default: 32)
+  --seed <n>                seeds the rollouts (default: 0); every record's rollouts depend only
+                            on the settings and the record, so a resumed run draws the same
+  --delimiter <text>        splits a "solution" text into steps (default: \\n)
+
+Consensus filtering (keep what the MC labels and a judge agree on):
+  --judge <prm>             a PRM as the judge: a model folder, or tiny (the seeded tiny PRM)
+  --judge-recipe <name>     how the judge PRM is read (${recipeNames().join(', ')})
+  --judge-threshold <t>     a step is right when its score is at least t (default: 0.5)
+  --consensus <rule>        solution (default): keep a solution when the MC first error and the
+                            judge's are the same step; prefix: keep the leading steps both agree on
+
+Output:
+  --out <path>              write the rows here, resumably: a state file <path>.state.jsonl
+                            journals every prefix value; run the same command again after a kill
+                            and it goes on where it stopped (without --out: stdout, not resumable)
+  --details                 add values (v_0..v_K), firstError, completionsSpent and
+                            fullSweepCompletions (and the judge's verdicts) to each row
+  -q, --quiet               no progress on stderr
+  -h, --help                show this help
+
+A bad record is reported on stderr and the run goes on. Exit status: 0 all records labelled, 1 an
+error or some records failed, 2 a usage error.
+
+Examples:
+  reward-lens label --completer http://127.0.0.1:8000/v1 --file solutions.jsonl --out labels.jsonl --rollouts 16
+  reward-lens label --completer models/policy --file solutions.jsonl --mode binary --details
+`;
+
+const labelOptions = {
+  ...policyOptions,
+  completer: { type: 'string' },
+  file: { type: 'string', short: 'f' },
+  out: { type: 'string' },
+  rollouts: { type: 'string' },
+  mode: { type: 'string' },
+  labels: { type: 'string' },
+  'max-steps': { type: 'string' },
+  seed: { type: 'string' },
+  delimiter: { type: 'string' },
+  judge: { type: 'string' },
+  'judge-recipe': { type: 'string' },
+  'judge-threshold': { type: 'string' },
+  consensus: { type: 'string' },
+  details: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function oneOf<Value extends string>(flag: string, text: string | undefined, allowed: readonly Value[], fallback: Value): Value {
+  const value = (text ?? fallback) as Value;
+  if (!allowed.includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`, labelUsage);
+  return value;
+}
+
+function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
+  const { values } = parseCommandLine(args, labelOptions, labelUsage);
+  if (values.completer === undefined || values.completer === '') throw new UsageError('--completer is required', labelUsage);
+  if (values.file === undefined && stdinIsTerminal) throw new UsageError('no input: give --file <path>, or JSONL on stdin', labelUsage);
+  const mode = oneOf('--mode', values.mode, ['sweep', 'binary'] as const, 'sweep');
+  const labels = oneOf('--labels', values.labels, ['hard', 'soft'] as const, 'hard');
+  if (labels === 'soft' && mode === 'binary')
+    throw new UsageError('--labels soft needs --mode sweep: binary search computes v_k at only a few prefixes', labelUsage);
+  if (values['judge-recipe'] !== undefined && !recipeNames().includes(values['judge-recipe']))
+    throw new UsageError(`--judge-recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values['judge-recipe'])}`, labelUsage);
+  if (values.judge === undefined && (values['judge-threshold'] !== undefined || values.consensus !== undefined || values['judge-recipe'] !== undefined))
+    throw new UsageError('--judge-threshold, --judge-recipe and --consensus need --judge', labelUsage);
+  const delimiter = unescapeDelimiter(values.delimiter ?? '\\n');
+  if (delimiter === '') throw new UsageError('--delimiter must not be empty', labelUsage);
+  const settings = {
+    completer: values.completer,
+    rollouts: values.rollouts === undefined ? 8 : parseIntegerOption('--rollouts', values.rollouts, { minimum: 1, maximum: 100_000 }, labelUsage),
+    mode,
+    labels,
+    maxSteps: values['max-steps'] === undefined ? 32 : parseIntegerOption('--max-steps', values['max-steps'], { minimum: 1, maximum: 100_000 }, labelUsage),
+    seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: 0xffff_ffff }, labelUsage),
+    delimiter,
+    ...(values.judge !== undefined
+      ? {
+          judge: values.judge,
+          judgeRecipe: values['judge-recipe'] ?? null,
+          judgeThreshold:
+            values['judge-threshold'] === undefined
+              ? 0.5
+              : parseNumberOption('--judge-threshold', values['judge-threshold'], Number.isFinite, 'a number', labelUsage),
+          consensus: oneOf('--consensus', values.consensus, ['solution', 'prefix'] as const, 'solution'),
+        }
+      : {}),
+  };
+  const policySettings = parsePolicySettings(values, labelUsage);
+  return {
+    settings,
+    // Everything that changes a row: a resumed run must match it (the policy's sampling included).
+    journalSettings: {
+      ...settings,
+      policy: { temperature: policySettings.temperature, topP: policySettings.topP, maxSolutionTokens: policySettings.maxSolutionTokens },
+    },
+    policySettings,
+    file: values.file,
+    out: values.out,
+    details: values.details === true,
+    quiet: values.quiet === true,
+  };
+}
+
+type Settings = ReturnType<typeof parseLabelSettings>;
+
+function toJob(item: JsonRecord, delimiter: string): LabelJob {
+  if ('error' in item) return { key: item.label, text: item.text, error: item.error };
+  const invalid = (message: string): LabelJob => ({ key: item.label, text: item.text, error: { code: InvalidInputError.code, message } });
+  const { value } = item;
+  if (typeof value.problem !== 'string') return invalid('"problem" must be a string');
+  const field = value.steps !== undefined ? 'steps' : 'solution';
+  const steps = stepsOf(value, field, delimiter);
+  if (typeof steps === 'string') return invalid(steps);
+  if (steps.length === 0) return invalid('the solution has no steps');
+  const reference = value.answer ?? value.reference;
+  if (typeof reference !== 'string' && typeof reference !== 'number') return invalid('"answer" (or "reference") must be a string or a number');
+  return { key: item.label, text: item.text, input: { problem: value.problem, steps, reference: String(reference) } };
+}
+
+interface Tally {
+  completions: number;
+  fullSweepCompletions: number;
+  kept: number;
+  dropped: number;
+}
+
+function labeller(policy: StepPolicy, judge: StepJudge | undefined, settings: Settings, tally: Tally) {
+  return async (input: LabelInput, context: { store?: PrefixValueStore; seed: number }): Promise<string> => {
+    const labels = await monteCarloLabels(policy, input, {
+      rollouts: settings.settings.rollouts,
+      mode: settings.settings.mode,
+      maxSteps: settings.settings.maxSteps,
+      seed: context.seed,
+      ...(context.store ? { store: context.store } : {}),
+    });
+    tally.completions += labels.completions;
+    tally.fullSweepCompletions += labels.fullSweepCompletions;
+    let keptSteps: number | undefined;
+    let consensus: Awaited<ReturnType<typeof consensusFilter>> | undefined;
+    if (judge) {
+      consensus = await consensusFilter(input, labels, judge, settings.settings.consensus);
+      keptSteps = consensus.keptSteps;
+    }
+    if (labels.hard.length === 0 || (consensus && !consensus.keep)) {
+      tally.dropped++;
+      return '';
+    }
+    tally.kept++;
+    const row = toTrlRecord(input, labels, settings.settings.labels, keptSteps);
+    const details = settings.details
+      ? {
+          values: labels.values,
+          firstError: labels.firstError,
+          completionsSpent: labels.completions,
+          fullSweepCompletions: labels.fullSweepCompletions,
+          ...(consensus ? { judgeFirstError: consensus.judgeFirstError, agree: consensus.agree } : {}),
+        }
+      : {};
+    return `${JSON.stringify({ ...row, ...details })}\n`;
+  };
+}
+
+async function loadJudge(settings: Settings): Promise<{ judge: StepJudge; prm: ProcessRM } | undefined> {
+  const { judge, judgeRecipe, judgeThreshold } = settings.settings;
+  if (judge === undefined) return undefined;
+  const prm = await loadProcessRM({
+    ...(judge === 'tiny' ? {} : { model: judge }),
+    ...(judgeRecipe ? { recipe: judgeRecipe } : {}),
+    backend: judge === 'tiny' ? 'tiny' : 'auto',
+    seed: 0,
+  });
+  return { judge: prmJudge(prm, judgeThreshold!), prm };
+}
+
+async function* jobsOf(settings: Settings, streams: CliStreams): AsyncGenerator<LabelJob> {
+  for await (const item of readJsonRecords(settings.file, streams.stdin, labelUsage)) yield toJob(item, settings.settings.delimiter);
+}
+
+/** `reward-lens label`: Monte-Carlo step labels in TRL's PRM format, resumable with --out. */
+export const labelCommand: Command = {
+  name: 'label',
+  summary: "Monte-Carlo step labels from a completer policy's rollouts, in TRL's PRM format",
+  usage: labelUsage,
+  async run(args, streams) {
+    const settings = parseLabelSettings(args, streams.stdin.isTTY === true);
+    await checkReadable(settings.file);
+    const policy = await loadPolicy(parsePolicySpec(settings.settings.completer), settings.policySettings);
+    let judge: Awaited<ReturnType<typeof loadJudge>>;
+    try {
+      judge = await loadJudge(settings);
+      const tally: Tally = { completions: 0, fullSweepCompletions: 0, kept: 0, dropped: 0 };
+      const label = labeller(policy.policy, judge?.judge, settings, tally);
+      const reportError = (job: Extract<LabelJob, { error: unknown }>) =>
+        writeText(streams.stderr, `reward-lens: ${job.key}: ${job.error.code}: ${job.error.message}\n`);
+      let totals: { records: number; resumed: number; labelled: number; errors: number; reusedPrefixValues: number };
+      if (settings.out !== undefined) {
+        totals = await labelFile({
+          jobs: jobsOf(settings, streams),
+          outputPath: settings.out,
+          settings: settings.journalSettings,
+          label,
+          onError: reportError,
+        });
+      } else {
+        totals = { records: 0, resumed: 0, labelled: 0, errors: 0, reusedPrefixValues: 0 };
+        for await (const job of jobsOf(settings, streams)) {
+          totals.records++;
+          if ('error' in job) {
+            totals.errors++;
+            await reportError(job);
+            continue;
+          }
+          await writeText(streams.stdout, await label(job.input, { seed: recordSeed(settings.journalSettings, job.key, job.text) }));
+          totals.labelled++;
+        }
+      }
+      if (!settings.quiet || totals.errors > 0) {
+        const resumed = totals.resumed > 0 ? ` (${totals.resumed} done by an earlier run, ${totals.reusedPrefixValues} prefix values reused)` : '';
+        const filtered = tally.dropped > 0 ? `; kept ${tally.kept}, dropped ${tally.dropped} (no labels, or no consensus)` : '';
+        await writeText(
+          streams.stderr,
+          `reward-lens: labelled ${totals.labelled} of ${totals.records} records${resumed}, ${totals.errors} error${totals.errors === 1 ? '' : 's'}${filtered}; ${tally.completions} completions rolled out (a full sweep: ${tally.fullSweepCompletions})\n`,
+        );
+      }
+      return totals.errors > 0 ? exitCodes.failure : exitCodes.success;
+    } finally {
+      await judge?.prm.dispose();
+      await policy.dispose();
+    }
+  },
+};

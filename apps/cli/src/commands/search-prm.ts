@@ -1,0 +1,41 @@
+import { ProcessRM } from '@reward-lens/core';
+import { meterBackend, type BackendMeter } from '@reward-lens/search';
+import { loadProcessRM } from '../load-process-rm.js';
+import { backendOptionHelp, parseModelChoice } from '../model-options.js';
+import { UsageError } from '../usage-error.js';
+
+/** The flags that choose the PRM of `search` and `rerank` (`--prm` is `score`'s `--model`). */
+export const prmOptions = {
+  prm: { type: 'string' },
+  model: { type: 'string' },
+  recipe: { type: 'string' },
+  backend: { type: 'string' },
+  seed: { type: 'string' },
+} as const;
+
+export const prmOptionsHelp = `  --prm <folder>            the PRM: a Hugging Face-style model folder (config.json,
+                            model.safetensors or model.onnx, tokenizer.json); --model is the
+                            same flag; default: the default PRM (today the seeded tiny model,
+                            random weights: its scores carry no meaning)
+  --recipe <name>           how the PRM is read (reward-lens recipes lists them); default:
+                            inferred from config.json's architecture
+${backendOptionHelp}
+  --seed <n>                seed of the tiny PRM's random weights (default: 0; not with --prm)`;
+
+export interface LoadedPrm {
+  prm: ProcessRM;
+  /** Counts the tokens the PRM runs (for the search's exact scored-token counts). */
+  meter: BackendMeter;
+  dispose(): Promise<void>;
+}
+
+/** The PRM the flags name, over a metered backend. */
+export async function loadPrm(values: { prm?: string; model?: string; recipe?: string; backend?: string; seed?: string }, usage: string): Promise<LoadedPrm> {
+  if (values.prm !== undefined && values.model !== undefined) throw new UsageError('give the PRM once: --prm or --model', usage);
+  const choice = parseModelChoice({ ...values, ...(values.prm !== undefined ? { model: values.prm } : {}) }, usage);
+  const base = await loadProcessRM(choice);
+  const meter = meterBackend(base.backend);
+  // The CLI passes no delimiter, truncation or batch size of its own: the defaults carry over unchanged.
+  const prm = ProcessRM.fromBackend(meter, base.tokenizer, { recipe: base.recipe, notes: base.notes });
+  return { prm, meter, dispose: () => base.dispose() };
+}

@@ -1,0 +1,210 @@
+import { aggregatorNames } from '@reward-lens/core';
+import { createAnswerChecker, search, type SearchResult, type SearchStrategy } from '@reward-lens/search';
+import type { CliStreams } from '../cli-streams.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../parse-command-line.js';
+import { parseIntegerOption } from '../parse-integer-option.js';
+import { exitCodes } from '../report-error.js';
+import { UsageError } from '../usage-error.js';
+import { writeText } from '../write-text.js';
+import { checkReadable } from './search-input-check.js';
+import { labelFields, readJsonRecords } from './search-json-records.js';
+import { loadPolicy, namedPolicies, parsePolicySpec } from './search-policy.js';
+import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
+import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
+
+const strategies: readonly SearchStrategy[] = ['beam', 'dvts', 'best-of-n'];
+
+const searchUsage = `Usage:
+  reward-lens search --policy <policy> --problem <text> [options]
+  reward-lens search --policy <policy> --file <problems.jsonl> [options]
+
+Searches for a solution step by step with a policy that proposes steps and a process reward
+model that scores them. Problems are {"problem": text} records (an "answer" or "reference" field
+adds whether the chosen answer is right, and the accuracy at the end).
+
+Policy:
+  --policy <policy>         ${Object.keys(namedPolicies).join(', ')} (the seeded tiny language model: noise, for trying
+                            the machinery), a model folder (a causal LM, as reward-lens generate
+                            takes), an http(s) URL of an OpenAI-compatible /v1/completions server
+                            (vLLM, llama.cpp's server, ...), or a scripted policy (.json: an object
+                            from the steps so far, joined by \\n, to next steps)
+${policyOptionsHelp('--policy')}
+
+PRM:
+${prmOptionsHelp}
+
+Search:
+  --strategy <name>         beam (default): n/b prefixes kept, each extended by b steps per
+                            iteration; dvts: n/b independent subtrees, each keeping its best
+                            expansion; best-of-n: n whole solutions, reranked
+  --n <n>                   candidates: steps per iteration, or solutions (default: 8)
+  --beam-width <b>          b, which must divide n (default: 4)
+  --max-steps <n>           the step budget (default: 16)
+  --rank-by <name>          ranks partial solutions: ${aggregatorNames().join(', ')} (default: last)
+  --pick-by <name>          scores finished solutions for the choice (default: last)
+  --select <how>            best (default) or weighted-vote
+  --scoring <how>           incremental (default: new steps scored on the cached prefix) or full
+                            (every prefix re-scored from the start, as Python search libraries do)
+  --seed <n>                seeds the policy's sampling (default: 0); the tiny PRM's weights use
+                            --prm-seed
+  --prm-seed <n>            seed of the tiny PRM's random weights (default: 0)
+
+Input and output:
+  --problem <text>          one problem
+  -f, --file <path>         problems, JSONL or JSON
+  --json                    one JSON object per problem and line: strategy, pick, answer,
+                            solutions (steps, stepScores, score, answer, normalized, end), votes,
+                            counts (generatedTokens, scoredTokens, proposals, scoredSteps,
+                            iterations, scoringMs, generationMs, ...), notes
+  -h, --help                show this help
+
+Exit status: 0 success, 1 an error (or some records failed), 2 a usage error.
+
+Examples:
+  reward-lens search --policy tiny --problem 'What is 2 + 3?' --n 4 --beam-width 2 --max-steps 3
+  reward-lens search --policy http://127.0.0.1:8000/v1 --prm models/prm --recipe qwen2.5-math-prm --strategy dvts --n 16 --file problems.jsonl --json
+`;
+
+const searchOptions = {
+  ...prmOptions,
+  ...policyOptions,
+  policy: { type: 'string' },
+  problem: { type: 'string' },
+  file: { type: 'string', short: 'f' },
+  strategy: { type: 'string' },
+  n: { type: 'string' },
+  'beam-width': { type: 'string' },
+  'max-steps': { type: 'string' },
+  'rank-by': { type: 'string' },
+  'pick-by': { type: 'string' },
+  select: { type: 'string' },
+  scoring: { type: 'string' },
+  'prm-seed': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function oneOf<Value extends string>(flag: string, text: string | undefined, allowed: readonly Value[], fallback: Value): Value {
+  const value = (text ?? fallback) as Value;
+  if (!allowed.includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`, searchUsage);
+  return value;
+}
+
+function parseSearchSettings(args: readonly string[]) {
+  const { values } = parseCommandLine(args, searchOptions, searchUsage);
+  if (values.policy === undefined || values.policy === '') throw new UsageError('--policy is required', searchUsage);
+  if ((values.problem === undefined) === (values.file === undefined)) throw new UsageError('give --problem or --file (one of them)', searchUsage);
+  const integer = (flag: string, text: string | undefined, fallback: number, minimum: number, maximum: number) =>
+    text === undefined ? fallback : parseIntegerOption(flag, text, { minimum, maximum }, searchUsage);
+  const n = integer('--n', values.n, 8, 1, 100_000);
+  const beamWidth = integer('--beam-width', values['beam-width'], Math.min(4, n), 1, 100_000);
+  const strategy = oneOf('--strategy', values.strategy, strategies, 'beam');
+  if (strategy !== 'best-of-n' && n % beamWidth !== 0) throw new UsageError(`--beam-width must divide --n (n ${n}, beam width ${beamWidth})`, searchUsage);
+  return {
+    prmValues: { ...values, seed: values['prm-seed'] },
+    policy: parsePolicySpec(values.policy),
+    policySettings: parsePolicySettings(values, searchUsage),
+    problem: values.problem,
+    file: values.file,
+    options: {
+      strategy,
+      n,
+      beamWidth,
+      maxSteps: integer('--max-steps', values['max-steps'], 16, 1, 100_000),
+      rankBy: oneOf('--rank-by', values['rank-by'], aggregatorNames(), 'last'),
+      pickBy: oneOf('--pick-by', values['pick-by'], aggregatorNames(), 'last'),
+      select: oneOf('--select', values.select, ['best', 'weighted-vote'] as const, 'best'),
+      scoring: oneOf('--scoring', values.scoring, ['incremental', 'full'] as const, 'incremental'),
+      seed: integer('--seed', values.seed, 0, 0, 0xffff_ffff),
+    },
+    json: values.json === true,
+  };
+}
+
+function resultJson(result: SearchResult, problem: string, correct: boolean | undefined): Record<string, unknown> {
+  const chosen = result.pick === null ? undefined : result.solutions[result.pick];
+  return {
+    problem,
+    strategy: result.strategy,
+    pick: result.pick,
+    answer: chosen?.normalized ?? null,
+    ...(correct !== undefined ? { correct } : {}),
+    solutions: result.solutions.map((solution) => ({ ...solution, score: Number.isFinite(solution.score) ? solution.score : null })),
+    votes: result.votes.map((vote) => ({ answer: vote.normalized, score: vote.total, count: vote.count })),
+    counts: result.counts,
+    notes: result.notes,
+  };
+}
+
+function resultText(label: string, result: SearchResult, correct: boolean | undefined): string {
+  const chosen = result.pick === null ? undefined : result.solutions[result.pick];
+  const { counts } = result;
+  const lines = [
+    `── ${label}: ${result.strategy}, ${result.solutions.length} solution${result.solutions.length === 1 ? '' : 's'}; chose ${chosen ? `#${result.pick}` : 'none'}${chosen ? `, answer ${chosen.normalized ?? '—'}, score ${chosen.score.toFixed(3)}` : ''}${correct === undefined ? '' : correct ? ' (right)' : ' (wrong)'}`,
+    ...(chosen ? chosen.steps.map((step, index) => `  ${chosen.stepScores[index]!.toFixed(3).padStart(7)}  ${step}`) : []),
+    `  generated ${counts.generatedTokens} tokens in ${counts.proposals} proposed steps; scored ${counts.scoredTokens} tokens (${counts.scoredSteps} steps) in ${counts.scoringMs.toFixed(0)} ms; ${counts.iterations} iteration${counts.iterations === 1 ? '' : 's'}`,
+    ...result.notes.map((note) => `  note: ${note}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** `reward-lens search`: PRM-guided beam search, DVTS or best-of-N over a policy's steps. */
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'search step by step with a policy and a PRM: beam search, DVTS or best-of-N',
+  usage: searchUsage,
+  async run(args, streams: CliStreams) {
+    const settings = parseSearchSettings(args);
+    await checkReadable(settings.file);
+    const { prm, meter, dispose } = await loadPrm(settings.prmValues, searchUsage);
+    let policy: Awaited<ReturnType<typeof loadPolicy>> | undefined;
+    try {
+      policy = await loadPolicy(settings.policy, settings.policySettings);
+      const checker = createAnswerChecker();
+      const records =
+        settings.problem !== undefined
+          ? (async function* () {
+              yield { label: 'problem', text: settings.problem!, value: { problem: settings.problem } as Record<string, unknown> };
+            })()
+          : readJsonRecords(settings.file, streams.stdin, searchUsage);
+      let count = 0;
+      let errors = 0;
+      let judged = 0;
+      let right = 0;
+      for await (const item of records) {
+        count++;
+        const problem = 'value' in item ? item.value.problem : undefined;
+        const reference = 'value' in item ? (item.value.answer ?? item.value.reference) : undefined;
+        if ('error' in item || typeof problem !== 'string') {
+          errors++;
+          const error = 'error' in item ? item.error : { code: 'INVALID_INPUT', message: '"problem" must be a string' };
+          if (settings.json) await writeText(streams.stdout, `${JSON.stringify({ ...labelFields(item.label), error })}\n`);
+          else await writeText(streams.stderr, `reward-lens: ${item.label}: ${error.code}: ${error.message}\n`);
+          continue;
+        }
+        const result = await search(prm, policy.policy, problem, { ...settings.options, meter });
+        const chosen = result.pick === null ? undefined : result.solutions[result.pick];
+        const correct = reference === undefined ? undefined : chosen?.answer != null && checker.equal(chosen.answer, String(reference), { problem });
+        if (correct !== undefined) {
+          judged++;
+          if (correct) right++;
+        }
+        await writeText(
+          streams.stdout,
+          settings.json
+            ? `${JSON.stringify({ ...labelFields(item.label), ...resultJson(result, problem, correct) })}\n`
+            : (count > 1 ? '\n' : '') + resultText(item.label, result, correct),
+        );
+      }
+      if (judged > 0 || errors > 0) {
+        const accuracy = judged > 0 ? `; ${right} of ${judged} right (${((100 * right) / judged).toFixed(1)}%)` : '';
+        await writeText(streams.stderr, `reward-lens: searched ${count - errors} of ${count} problems, ${errors} error${errors === 1 ? '' : 's'}${accuracy}\n`);
+      }
+      return errors > 0 ? exitCodes.failure : exitCodes.success;
+    } finally {
+      await policy?.dispose();
+      await dispose();
+    }
+  },
+};

@@ -1,0 +1,39 @@
+// The public API of @reward-lens/search, by name. Browser-safe: Node-only pieces are in `./node`.
+export { createAnswerChecker, defaultAnswerChecker, type AnswerChecker, type AnswerCheckerOptions, type AnswerContext } from './answers/answer-checker.js';
+export { extractAnswer, type AnswerMethod, type ExtractedAnswer, type ExtractOptions } from './answers/extract-answer.js';
+export { normalizeAnswer, type NormalizeOptions, type PercentMeaning } from './answers/normalize-answer.js';
+export { CompletionsRequestError } from './errors/completions-request-error.js';
+export {
+  OpenAICompletionsClient,
+  createOpenAICompletionsClient,
+  type CompletionRequest,
+  type CompletionResult,
+  type OpenAICompletionsOptions,
+} from './openai/openai-completions-client.js';
+export { completeSolutions, statesAnswer, type CompleteOptions } from './policy/complete-solutions.js';
+export { deriveSeed, seedFromParts } from './policy/derive-seed.js';
+export { generatorPolicy, type CountedGeneration, type GeneratorPolicyOptions } from './policy/generator-policy.js';
+export type { Completion, PolicyCallOptions, ProposalEnd, StepPolicy, StepProposal, StepRequest } from './policy/step-policy.js';
+export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from './rerank/rerank.js';
+export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';
+export type { ScoredCandidate } from './rerank/scored-candidate.js';
+export { bestOfN, majorityVote, weightedVote, type AnswerVote, type VoteResult } from './rerank/votes.js';
+export { beamSearch } from './search/beam-search.js';
+export { bestOfNSearch } from './search/best-of-n-search.js';
+export { dvts } from './search/dvts.js';
+export { meterBackend, type BackendMeter } from './search/meter-backend.js';
+export { search } from './search/search.js';
+export type { SearchCounts, SearchOptions, SearchResult, SearchSolution, SearchStrategy, SolutionEnd } from './search/search-types.js';
+export { consensusFilter, prmJudge, type ConsensusResult, type StepJudge } from './labels/consensus.js';
+export type { LabelInput, PrefixValue, PrefixValueStore, StepLabels } from './labels/label-types.js';
+export { monteCarloLabels, type MonteCarloOptions } from './labels/monte-carlo-labels.js';
+export { toTrlRecord, type TrlPrmRecord } from './labels/trl-record.js';
+export { denseRewards, rewardsAtCharacters, type DenseRewards, type DenseRewardsOptions } from './rewards/dense-rewards.js';
+export {
+  RewardHackingMonitor,
+  type IterationSummary,
+  type MonitorWarning,
+  type MonitorWarningKind,
+  type RewardHackingMonitorOptions,
+  type RolloutObservation,
+} from './rewards/reward-hacking-monitor.js';

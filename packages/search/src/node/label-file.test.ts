@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureRecords, runFixtureLabelling } from './label-file.fixture.js';
+
+const root = await mkdtemp(join(tmpdir(), 'reward-lens-label-file-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const fixture = fileURLToPath(new URL('./label-file.fixture.ts', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+function journal(text: string) {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { type: string; key?: string; k?: number });
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the child process');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('resumable labelling', () => {
+  it('a run killed mid-way restarts where it stopped: the same output as one run, no prefix value computed twice', async () => {
+    const reference = join(root, 'reference.jsonl');
+    const whole = await runFixtureLabelling(reference, 0);
+    expect(whole).toMatchObject({ records: fixtureRecords, labelled: fixtureRecords, resumed: 0 });
+    const referenceJournal = journal(await readFile(`${reference}.state.jsonl`, 'utf8'));
+
+    const output = join(root, 'killed.jsonl');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@reward-lens/source', fixture, output, '15'], {
+      cwd: packageRoot,
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_, signal) => resolve(signal)));
+    // Kill it once a few records are done and the next one is part-way (some of its prefix values journalled).
+    await waitFor(async () => {
+      const entries = journal(await readFile(`${output}.state.jsonl`, 'utf8').catch(() => ''));
+      const done = entries.filter((entry) => entry.type === 'done').length;
+      const lastDone = entries.map((entry) => entry.type).lastIndexOf('done');
+      return done >= 3 && entries.slice(lastDone + 1).some((entry) => entry.type === 'prefix');
+    }, 60_000);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const killedJournal = journal(await readFile(`${output}.state.jsonl`, 'utf8'));
+    const finishedBeforeKill = killedJournal.filter((entry) => entry.type === 'done').length;
+    expect(finishedBeforeKill).toBeLessThan(fixtureRecords);
+    // Simulate the worst moment: a half-written output line after the last finished record.
+    await writeFile(output, `${await readFile(output, 'utf8')}{"prompt": "half a li`);
+
+    const resumed = await runFixtureLabelling(output, 0);
+    expect(resumed.resumed).toBe(finishedBeforeKill);
+    expect(resumed.labelled).toBe(fixtureRecords - finishedBeforeKill);
+    expect(resumed.reusedPrefixValues).toBeGreaterThan(0);
+    expect(await readFile(output, 'utf8')).toBe(await readFile(reference, 'utf8'));
+
+    const entries = journal(await readFile(`${output}.state.jsonl`, 'utf8'));
+    const prefixKeys = entries.filter((entry) => entry.type === 'prefix').map((entry) => `${entry.key}#${entry.k}`);
+    expect(new Set(prefixKeys).size).toBe(prefixKeys.length);
+    expect(prefixKeys.length).toBe(referenceJournal.filter((entry) => entry.type === 'prefix').length);
+  });
+
+  it('refuses to resume with other settings, naming them', async () => {
+    const output = join(root, 'settings.jsonl');
+    await runFixtureLabelling(output, 0);
+    const { labelFile } = await import('./label-file.js');
+    await expect(labelFile({ jobs: (async function* () {})(), outputPath: output, settings: { rollouts: 99 }, label: async () => '' })).rejects.toThrow(
+      /written by a run with other settings/,
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import type { ProcessRM, ScoredPrefix } from '@reward-lens/core';
+import type { BackendMeter } from './meter-backend.js';
+import type { SearchCounts } from './search-types.js';
+
+/** A partial solution being searched: its steps and their scores, and (incrementally) its cache. */
+export interface SearchNode {
+  steps: string[];
+  stepScores: number[];
+  handle: ScoredPrefix | null;
+}
+
+/** Scores candidate next steps of search nodes, incrementally or from the start. */
+export interface PrefixScorer {
+  root(problem: string): Promise<SearchNode>;
+  /** Per parent, its candidates (non-empty, distinct) as new nodes, in order. */
+  extend(problem: string, groups: readonly { parent: SearchNode; candidates: readonly string[] }[]): Promise<SearchNode[][]>;
+  release(node: SearchNode): void;
+}
+
+/**
+ * Runs one scoring call, timing it. With a meter, the tokens it ran are counted exactly; without
+ * one, `estimate` says how many (see `PrefixScorer`).
+ */
+async function scoring<Result>(
+  counts: SearchCounts,
+  meter: BackendMeter | undefined,
+  work: () => Promise<Result>,
+  estimate: (result: Result) => number,
+): Promise<Result> {
+  const tokensBefore = meter?.tokensSeen ?? 0;
+  const started = performance.now();
+  const result = await work();
+  counts.scoringMs += performance.now() - started;
+  counts.scoringCalls++;
+  counts.scoredTokens += meter ? meter.tokensSeen - tokensBefore : estimate(result);
+  return result;
+}
+
+/**
+ * Each parent's cache is extended by its candidates in one batch (`extendMany`). Without a meter
+ * the tokens counted are those appended to the cache, which is what `extendMany` promises to run;
+ * a tokenizer that merges a step's last token with the delimiter makes it run more (see the notes).
+ */
+export function incrementalScorer(prm: ProcessRM, counts: SearchCounts, meter?: BackendMeter): PrefixScorer {
+  return {
+    async root(problem) {
+      const handle = await prm.prefix(problem);
+      return { steps: [], stepScores: [], handle };
+    },
+    async extend(_problem, groups) {
+      const results: SearchNode[][] = [];
+      try {
+        for (const { parent, candidates } of groups) {
+          if (candidates.length === 0) {
+            results.push([]);
+            continue;
+          }
+          const children = await scoring(
+            counts,
+            meter,
+            () => parent.handle!.extendMany(candidates),
+            (scored) => scored.reduce((sum, child) => sum + child.cachedTokens - parent.handle!.cachedTokens, 0),
+          );
+          counts.scoredSteps += candidates.length;
+          results.push(children.map((child) => ({ steps: [...child.steps], stepScores: Array.from(child.stepScores), handle: child })));
+        }
+      } catch (error) {
+        for (const node of results.flat()) node.handle?.release();
+        throw error;
+      }
+      return results;
+    },
+    release(node) {
+      node.handle?.release();
+    },
+  };
+}
+
+/** Every candidate prefix is scored from the start, all of an iteration in one batched call: what Python search libraries do. */
+export function fullScorer(prm: ProcessRM, counts: SearchCounts, meter?: BackendMeter): PrefixScorer {
+  return {
+    async root() {
+      return { steps: [], stepScores: [], handle: null };
+    },
+    async extend(problem, groups) {
+      const inputs = groups.flatMap(({ parent, candidates }) => candidates.map((candidate) => ({ problem, steps: [...parent.steps, candidate] })));
+      if (inputs.length === 0) return groups.map(() => []);
+      const evidence = await scoring(
+        counts,
+        meter,
+        () => prm.stepScores(inputs),
+        () => inputs.reduce((sum, input) => sum + prm.tokenize(input).inputIds.length, 0),
+      );
+      counts.scoredSteps += inputs.length;
+      let next = 0;
+      return groups.map(({ candidates }) =>
+        candidates.map(() => {
+          const index = next++;
+          return { steps: [...inputs[index]!.steps], stepScores: Array.from(evidence.value.curves[index]!), handle: null };
+        }),
+      );
+    },
+    release() {},
+  };
+}
