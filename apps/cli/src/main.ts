@@ -6,13 +6,14 @@ import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
 import { recipesCommand } from './commands/recipes.js';
 import { scoreCommand } from './commands/score.js';
+import { serveCommand } from './commands/serve.js';
 import { packageVersion } from './package-version.js';
 import { wantsHelp } from './parse-command-line.js';
 import { exitCodes, reportError } from './report-error.js';
 import { UsageError } from './usage-error.js';
 import { writeText } from './write-text.js';
 
-const commands: readonly Command[] = [scoreCommand, capsCommand, recipesCommand, generateCommand, convertCommand, exportCommand];
+const commands: readonly Command[] = [scoreCommand, serveCommand, capsCommand, recipesCommand, generateCommand, convertCommand, exportCommand];
 
 function topLevelUsage(): string {
   const nameWidth = Math.max(...commands.map((command) => command.name.length));
