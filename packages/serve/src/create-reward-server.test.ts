@@ -77,7 +77,7 @@ describe('POST /v1/score', () => {
   });
 
   it('gives many concurrent requests exactly the scores of scoring each record alone, in shared batches', async () => {
-    const url = await serve(tiny, { maxWaitMs: 20, maxBatchSize: 16 });
+    const url = await serve(tiny, { maxBatchSize: 16, maxWaitMs: 20 });
     const records = sampleRecords(40);
     const answers = await Promise.all(
       records.map((record, index) => (index % 4 === 0 ? post(`${url}/v1/score`, [record, record]) : post(`${url}/v1/score`, record))),
@@ -90,8 +90,9 @@ describe('POST /v1/score', () => {
       for (const got of Array.isArray(answer) ? answer : [answer]) expect(got.stepScores, `record ${index}`).toEqual(expected);
     }
     const metrics = await (await fetch(`${url}/metrics`)).text();
+    // 50 records (ten requests hold two), in far fewer batches: they were scored together.
     const batches = Number(/reward_lens_batch_size_count\{kind="score"\} (\d+)/.exec(metrics)![1]);
-    expect(batches).toBeLessThan(50);
+    expect(batches).toBeLessThan(25);
     expect(metrics).toContain('reward_lens_http_requests_total{route="/v1/score",status="200"} 40');
   });
 });

@@ -16,7 +16,7 @@ export interface RewardServerOptions {
   maxBatchTokens?: number;
   /** Records or prompts per dynamic batch. Default 32. */
   maxBatchSize?: number;
-  /** How long the first job of a batch waits for others. Default 5 ms. */
+  /** How long the first job of a batch waits for others. Default 0: a batch holds the jobs that arrived while the previous one ran. */
   maxWaitMs?: number;
   /** Larger request bodies are refused with 413. Default 4 MiB. */
   maxBodyBytes?: number;
@@ -57,7 +57,7 @@ export function resolveServerOptions(options: RewardServerOptions): ResolvedServ
     modelName: options.modelName ?? 'reward-lens',
     maxBatchTokens: integer('maxBatchTokens', options.maxBatchTokens, 16_384, 1),
     maxBatchSize: integer('maxBatchSize', options.maxBatchSize, 32, 1),
-    maxWaitMs: integer('maxWaitMs', options.maxWaitMs, 5, 0),
+    maxWaitMs: integer('maxWaitMs', options.maxWaitMs, 0, 0),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024, 1),
     maxRequestTokens: integer('maxRequestTokens', options.maxRequestTokens, 65_536, 1),
     requestTimeoutMs,

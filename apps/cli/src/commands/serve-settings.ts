@@ -94,7 +94,7 @@ export function parseServeSettings(args: readonly string[], usage: string, envir
     modelName: values['served-model-name'] ?? model.model ?? `reward-lens/tiny-seed-${model.seed}`,
     maxBatchTokens: integer('max-batch-tokens', 16_384, 1, 16_777_216),
     maxBatchSize: integer('max-batch-size', 32, 1, 4096),
-    maxWaitMs: integer('max-wait-ms', 5, 0, 60_000),
+    maxWaitMs: integer('max-wait-ms', 0, 0, 60_000),
     maxBodyBytes: integer('max-body-bytes', 4 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     maxRequestTokens: integer('max-request-tokens', 65_536, 1, 1_073_741_824),
     requestTimeoutMs: integer('request-timeout-ms', 60_000, 1, hour),

@@ -42,7 +42,8 @@ Network and safety:
 Batching (records and prompts of concurrent requests share forward passes):
   --max-batch-tokens <n>    tokens per batch (default 16384)
   --max-batch-size <n>      records or prompts per batch (default 32)
-  --max-wait-ms <n>         how long a batch waits for company (default 5)
+  --max-wait-ms <n>         how long a batch waits for company (default 0: it holds what
+                            arrived while the previous batch ran)
 
 Scoring:
   --delimiter <text>        what separates steps in a solution, unless a record names its own

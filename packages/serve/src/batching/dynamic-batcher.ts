@@ -36,6 +36,7 @@ export class DynamicBatcher<Job extends BatchJob, Result> {
   private running = false;
   private flushing = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private scheduled = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -67,14 +68,14 @@ export class DynamicBatcher<Job extends BatchJob, Result> {
         { once: true },
       );
       this.queue.push(entry);
-      this.schedule();
+      this.scheduleSoon();
     });
   }
 
   /** Stops waiting for company: every queued job runs as soon as it can (graceful shutdown). */
   flush(): void {
     this.flushing = true;
-    this.schedule();
+    this.scheduleSoon();
   }
 
   /** Resolves when nothing is queued or running. */
@@ -101,6 +102,20 @@ export class DynamicBatcher<Job extends BatchJob, Result> {
     if (batch.length >= this.options.maxBatchSize) return true;
     // Full when the next job of the key would not fit.
     return batch.length < this.queue.filter((entry) => entry.job.key === batch[0]!.job.key).length;
+  }
+
+  /**
+   * Decides after the current turn of the event loop, not at once: the requests whose bytes
+   * arrived together (while the previous batch ran, say) all reach the queue first, so a batch
+   * forms from them even with no wait at all, and the first of them does not run alone.
+   */
+  private scheduleSoon(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.schedule();
+    });
   }
 
   private schedule(): void {
@@ -144,7 +159,7 @@ export class DynamicBatcher<Job extends BatchJob, Result> {
         seconds: (performance.now() - started) / 1000,
       });
       // Let the requests that arrived while the batch ran be read before the next batch forms.
-      setImmediate(() => this.schedule());
+      this.scheduleSoon();
     }
   }
 }
