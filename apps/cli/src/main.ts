@@ -13,6 +13,7 @@ import { scoreCommand } from './commands/score.js';
 import { trainCommand } from './commands/train.js';
 import { simulateCommand } from './commands/simulate.js';
 import { searchCommand } from './commands/search.js';
+import { serveCommand } from './commands/serve.js';
 import { packageVersion } from './package-version.js';
 import { wantsHelp } from './parse-command-line.js';
 import { exitCodes, reportError } from './report-error.js';
@@ -21,6 +22,7 @@ import { writeText } from './write-text.js';
 
 const commands: readonly Command[] = [
   scoreCommand,
+  serveCommand,
   evalCommand,
   simulateCommand,
   rerankCommand,

@@ -128,6 +128,26 @@ export {
   type TokenizedPair,
   type TokenizedStep,
 } from './process-rm/index.js';
+export { forwardInBatches, type ForwardBatchOptions, type SequenceReads } from './process-rm/forward-batches.js';
+export {
+  RemoteHttpError,
+  RemoteModelNotFoundError,
+  RemoteResponseError,
+  RemoteTimeoutError,
+  RemoteUnreachableError,
+  errorMessageOf,
+  poolingRowsOf,
+  servedModelsOf,
+  type PoolingRowsResult,
+  type VllmErrorResponse,
+  type VllmModelCard,
+  type VllmModelList,
+  type VllmOptions,
+  type VllmPoolingRequest,
+  type VllmPoolingResponse,
+  type VllmPoolingResponseData,
+  type VllmUsageInfo,
+} from './remote/index.js';
 export * from './segmenter/index.js';
 export * from './tokenizers/index.js';
 export * from './loading/index.js';

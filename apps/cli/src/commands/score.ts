@@ -1,4 +1,4 @@
-import type { ProcessRM } from '@reward-lens/core';
+import { ProcessRM } from '@reward-lens/core';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
@@ -36,6 +36,11 @@ Input (one of):
 Model:
 ${modelOptionsHelp}
 
+Remote (a PRM served by vLLM with STEP pooling, or by reward-lens serve):
+  --vllm <base-url>         score on that server's /pooling endpoint (e.g. http://127.0.0.1:8000)
+  --vllm-model <name>       the served model name (as /v1/models lists it); needs --recipe
+  --vllm-api-key <key>      sent as Authorization: Bearer <key> (default: $VLLM_API_KEY)
+
 Scoring:
   --delimiter <text>        what separates steps (default: the recipe's, \\n for tiny);
                             \\n, \\t, \\r and \\\\ are interpreted
@@ -61,7 +66,20 @@ Examples:
   reward-lens score --file examples/solution.json --json
   reward-lens score --file examples/batch.jsonl > scores.jsonl
   reward-lens score --model models/prm --recipe math-shepherd --file records.jsonl
+  reward-lens score --vllm http://127.0.0.1:8000 --vllm-model Qwen/Qwen2.5-Math-PRM-7B --recipe qwen2.5-math-prm --file records.jsonl
 `;
+
+/** The model the settings name: a vLLM server's, or a local one. */
+function openModel(settings: ScoreSettings): Promise<ProcessRM> {
+  if (!settings.vllm) return loadProcessRM(settings);
+  const apiKey = settings.vllm.apiKey ?? process.env.VLLM_API_KEY;
+  return ProcessRM.fromVllm(settings.vllm.url, {
+    model: settings.vllm.model,
+    recipe: settings.recipe!,
+    ...(apiKey ? { apiKey } : {}),
+    ...(settings.delimiter !== undefined ? { delimiter: settings.delimiter } : {}),
+  });
+}
 
 function labelText(label: RecordLabel): string {
   return label.line !== undefined ? `line ${label.line}` : `index ${label.index ?? 0}`;
@@ -119,7 +137,7 @@ export const scoreCommand: Command = {
     const settings = parseScoreSettings(args, scoreUsage, streams.stdin.isTTY === true);
     // The input is opened before the model loads, so a missing file fails fast.
     const source = await openRecordSource(settings.input, streams.stdin, scoreUsage);
-    const prm = await loadProcessRM(settings);
+    const prm = await openModel(settings);
     try {
       return source.kind === 'single' ? await scoreSingle(prm, source.input, settings, streams) : await scoreMany(prm, source, settings, streams);
     } finally {

@@ -16,6 +16,9 @@ export const scoreOptions = {
   json: { type: 'boolean' },
   table: { type: 'boolean' },
   ...modelOptions,
+  vllm: { type: 'string' },
+  'vllm-model': { type: 'string' },
+  'vllm-api-key': { type: 'string' },
   truncation: { type: 'string' },
   delimiter: { type: 'string' },
   'delimiter-regex': { type: 'string' },
@@ -35,6 +38,15 @@ export interface ScoreSettings extends ModelSettings {
   /** `auto`: JSON lines for JSONL input, a table otherwise. */
   output: 'auto' | 'json' | 'table';
   quiet: boolean;
+  /** Score on a vLLM server (`--vllm`) instead of a local model. */
+  vllm?: VllmSettings;
+}
+
+export interface VllmSettings {
+  url: string;
+  /** The served model name. */
+  model: string;
+  apiKey?: string;
 }
 
 export const defaultBatchSize = 8;
@@ -75,6 +87,23 @@ function delimiterOf(values: ReturnType<typeof parseScoreCommandLine>['values'],
   return delimiter;
 }
 
+/** `--vllm <url> --vllm-model <name>` with the recipe that reads it; a local model's flags do not mix in. */
+function vllmOf(values: ReturnType<typeof parseScoreCommandLine>['values'], usage: string): VllmSettings | undefined {
+  const url = values.vllm;
+  const model = values['vllm-model'];
+  if (url === undefined) {
+    if (model !== undefined || values['vllm-api-key'] !== undefined) throw new UsageError('--vllm-model and --vllm-api-key go with --vllm <base-url>', usage);
+    return undefined;
+  }
+  if (model === undefined || model === '') throw new UsageError('--vllm needs --vllm-model <served model name> (what the server lists at /v1/models)', usage);
+  const local = (['model', 'backend', 'seed'] as const).find((flag) => values[flag] !== undefined);
+  if (local !== undefined) throw new UsageError(`--${local} chooses a local model; --vllm scores on the server`, usage);
+  if (values.recipe === undefined)
+    throw new UsageError('--vllm needs --recipe <name> (qwen2.5-math-prm or math-shepherd): how the served model is read', usage);
+  if (values.truncation === 'left') throw new UsageError('--truncation left needs the tokenizer here; with --vllm the server tokenizes', usage);
+  return { url, model, ...(values['vllm-api-key'] !== undefined ? { apiKey: values['vllm-api-key'] } : {}) };
+}
+
 function parseScoreCommandLine(args: readonly string[], usage: string) {
   return parseCommandLine(args, scoreOptions, usage, true);
 }
@@ -90,7 +119,9 @@ export function parseScoreSettings(args: readonly string[], usage: string, stdin
   const truncation = values.truncation ?? 'none';
   if (truncation !== 'none' && truncation !== 'left') throw new UsageError(`--truncation must be none or left, got ${JSON.stringify(truncation)}`, usage);
   const delimiter = delimiterOf(values, usage);
+  const vllm = vllmOf(values, usage);
   return {
+    ...(vllm ? { vllm } : {}),
     input: inputSpecOf(values, positionals, stdinIsTerminal, usage),
     ...parseModelChoice(values, usage),
     truncation,

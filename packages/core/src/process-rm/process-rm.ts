@@ -22,6 +22,8 @@ import { computeScoreHvp, type ScoreHvp, type ScoreHvpOptions } from './score-hv
 import { computeStepGradients, type DerivativeContext, type StepGradientOptions, type StepGradients } from './step-gradients.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
 import { tokenizePair, type TokenizedPair, type TokenizeOptions } from './tokenize-pair.js';
+import { connectVllm, type VllmOptions } from '../remote/connect-vllm.js';
+import type { RemoteStepReader } from '../remote/vllm-step-reader.js';
 
 export type { ScoringOptions } from './tokenized-batch.js';
 
@@ -63,6 +65,8 @@ export class ProcessRM {
   private readonly options: Required<Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes' | 'calibration'>> & { detector?: StepBoundaryDetector };
   private readonly baseNotes: readonly string[];
   private readonly columns: number[] | undefined;
+  /** Set when the scores come from a remote engine (fromVllm) instead of the backend's forward pass. */
+  private remote: RemoteStepReader | undefined;
 
   private constructor(backend: BackendV1, tokenizer: PrmTokenizer, options: ProcessRMOptions) {
     this.backend = backend;
@@ -147,7 +151,31 @@ export class ProcessRM {
    * const calibrated = prm.withCalibration(JSON.parse(readFileSync('calibration.json', 'utf8')));
    */
   withCalibration(calibration: StepCalibration): ProcessRM {
-    return new ProcessRM(this.backend, this.tokenizer, { ...this.construction, notes: this.baseNotes, calibration });
+    const calibrated = new ProcessRM(this.backend, this.tokenizer, { ...this.construction, notes: this.baseNotes, calibration });
+    calibrated.remote = this.remote;
+    return calibrated;
+  }
+
+  /**
+   * A PRM served by vLLM (its `/pooling` endpoint, STEP pooling): the recipe's template and step
+   * tags are rendered here, the server returns one `[negative, positive]` row per step tag, and
+   * the results are the same type as a local model's, with notes naming the server and model.
+   * Browser-safe (fetch only). Retries, timeouts, a concurrency limit and an AbortSignal are options.
+   *
+   * @example
+   * const prm = await ProcessRM.fromVllm('http://127.0.0.1:8000', { model: 'Qwen/Qwen2.5-Math-PRM-7B', recipe: 'qwen2.5-math-prm' });
+   */
+  static async fromVllm(baseUrl: string, options: VllmOptions): Promise<ProcessRM> {
+    const { backend, tokenizer, recipe, reader, notes } = await connectVllm(baseUrl, options);
+    const prm = new ProcessRM(backend, tokenizer, {
+      recipe,
+      notes,
+      ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
+      ...(options.detector ? { detector: options.detector } : {}),
+      ...(options.truncation ? { truncation: options.truncation } : {}),
+    });
+    prm.remote = reader;
+    return prm;
   }
 
   /** What this model can do: the backend's capabilities. */
@@ -375,6 +403,12 @@ export class ProcessRM {
 
   /** Reads the recipe's head at each pair's positions and activates the outputs into scores. */
   private async readHead(batch: TokenizedBatch, positionsOf: (pair: TokenizedPair) => number[], layer?: number): Promise<Float32Array[]> {
+    if (this.remote)
+      return this.remote.readScores(
+        batch.pairs.map((pair, index) => (batch.errors[index] === null ? pair : null)),
+        batch.pairs.map(positionsOf),
+        layer,
+      );
     const read = (positions: number[][]): ReadRequestV1 => ({
       kind: 'head',
       head: this.recipe.head,

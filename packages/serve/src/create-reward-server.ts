@@ -1,0 +1,228 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InvalidInputError, ProcessRM, RewardLensError, SequenceTooLongError } from '@reward-lens/core';
+import { DynamicBatcher } from './batching/dynamic-batcher.js';
+import { checkBindSafety } from './bind-safety.js';
+import { checkBearer } from './http/bearer-auth.js';
+import { HttpError } from './http/http-error.js';
+import { readJsonBody } from './http/read-json-body.js';
+import { sendJson } from './http/send-json.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
+import { StepPooling } from './pooling/step-pooling.js';
+import { stepScoreRecords } from './records/record-scorer.js';
+import { modelsRoute } from './routes/models-route.js';
+import { poolingRoute } from './routes/pooling-route.js';
+import type { RouteAnswer, RouteContext } from './routes/route-context.js';
+import { scoreRoute } from './routes/score-route.js';
+import type { ServerJob } from './server-jobs.js';
+import { resolveServerOptions, type RewardServerOptions } from './server-options.js';
+
+export interface RewardServer {
+  /** Starts listening on the options' host and port. A non-loopback host without an API key is refused (`UnsafeBindError`). */
+  listen(): Promise<{ url: string; host: string; port: number }>;
+  /**
+   * Graceful shutdown: stops accepting connections, answers new requests on open ones with 503,
+   * runs queued work at once, and resolves when the requests in flight are answered (or the
+   * shutdown timeout passed). Idempotent.
+   */
+  close(): Promise<void>;
+  /** `http://host:port` once listening. */
+  readonly url: string | undefined;
+  readonly httpServer: Server;
+  /** What `GET /metrics` answers. */
+  metricsText(): string;
+}
+
+interface Route {
+  method: 'GET' | 'POST';
+  /** `/health` answers without the API key, as vLLM's does, so a load balancer can probe it. */
+  open?: boolean;
+  run(context: RouteContext, body: unknown, signal: AbortSignal): RouteAnswer | Promise<RouteAnswer>;
+}
+
+const wordForStatus = (error: RewardLensError): number => (InvalidInputError.isInstance(error) || SequenceTooLongError.isInstance(error) ? 400 : 500);
+
+function asHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (RewardLensError.isInstance(error)) {
+    const status = wordForStatus(error);
+    return new HttpError(status, status === 400 ? 'BadRequestError' : 'InternalServerError', `${error.code}: ${error.message}`);
+  }
+  return new HttpError(500, 'InternalServerError', error instanceof Error ? error.message : String(error));
+}
+
+function timeoutError(ms: number): HttpError {
+  return new HttpError(504, 'Timeout', `no answer within ${ms} ms (the server's request timeout); its queued work was dropped`);
+}
+
+/**
+ * An HTTP server for a PRM on `node:http`: `POST /v1/score` (records in, step scores out),
+ * vLLM's `POST /pooling` (one row per step tag), `GET /v1/models`, `GET /health` and
+ * `GET /metrics` (Prometheus). Records and prompts of concurrent requests are scored in dynamic
+ * batches, with results identical to scoring them one by one on a batch-invariant backend.
+ * Loopback by default; bodies, tokens and time per request are bounded.
+ *
+ * @example
+ * const server = createRewardServer(await ProcessRM.fromTiny(), { port: 8000 });
+ * const { url } = await server.listen();
+ * process.once('SIGTERM', () => server.close());
+ */
+export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOptions = {}): RewardServer {
+  const options = resolveServerOptions(serverOptions);
+  const pooling = new StepPooling(prm);
+  const records = serverOptions.records ?? stepScoreRecords;
+  const withDelimiter =
+    serverOptions.processRMWithDelimiter ??
+    ((delimiter: string) => ProcessRM.fromBackend(prm.backend, prm.tokenizer, { recipe: prm.recipe, delimiter, notes: prm.notes }));
+  // Models for records' own delimiters share the served backend; a few are kept, the rest made again.
+  const byDelimiter = new Map<string, ProcessRM>();
+  const processRMFor = (delimiter: string | undefined): ProcessRM => {
+    if (delimiter === undefined) return prm;
+    let model = byDelimiter.get(delimiter);
+    if (!model) {
+      if (byDelimiter.size >= 32) byDelimiter.clear();
+      model = withDelimiter(delimiter);
+      byDelimiter.set(delimiter, model);
+    }
+    return model;
+  };
+
+  let inFlight = 0;
+  let closing = false;
+  let closed: Promise<void> | undefined;
+  let drained: (() => void) | undefined;
+  let url: string | undefined;
+  const startedAt = Math.floor(Date.now() / 1000);
+
+  const batcher = new DynamicBatcher<ServerJob, unknown>(
+    async (jobs) => {
+      const first = jobs[0]!;
+      if (first.kind === 'score') {
+        const inputs = jobs.map((job) => (job as typeof first).input);
+        return records.score(processRMFor(first.delimiter), inputs, { aggregate: first.aggregate });
+      }
+      return pooling.run(
+        jobs.map((job) => (job as typeof first).job),
+        first.useActivation,
+      );
+    },
+    {
+      maxBatchTokens: options.maxBatchTokens,
+      maxBatchSize: options.maxBatchSize,
+      maxWaitMs: options.maxWaitMs,
+      onBatch: ({ size, tokens, key, seconds }) => {
+        const kind = key.split('\u0000')[0]!;
+        metrics.batchSize.observe({ kind }, size);
+        metrics.batchTokens.observe({ kind }, tokens);
+        metrics.batchSeconds.observe({ kind }, seconds);
+      },
+    },
+  );
+  const metrics = new ServerMetrics({ inFlight: () => inFlight, queued: () => batcher.queued });
+  const context: RouteContext = { prm, options, batcher, records, pooling, metrics, processRMFor };
+
+  const routes: Record<string, Route> = {
+    '/health': { method: 'GET', open: true, run: () => ({ status: 200, body: { status: 'ok', model: options.modelName, backend: prm.backend.name } }) },
+    '/v1/models': { method: 'GET', run: (routeContext) => modelsRoute(routeContext, startedAt) },
+    '/metrics': { method: 'GET', run: () => ({ status: 200, body: metrics.text(), headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } }) },
+    '/v1/score': { method: 'POST', run: scoreRoute },
+    '/pooling': { method: 'POST', run: poolingRoute },
+  };
+
+  async function answer(request: IncomingMessage, response: ServerResponse, route: Route): Promise<RouteAnswer> {
+    if (route.method === 'GET') return route.run(context, undefined, new AbortController().signal);
+    const controller = new AbortController();
+    // A client that hangs up gets its queued work dropped too.
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort(new HttpError(499, 'ClientClosedRequest', 'the client closed the connection'));
+    });
+    const timer = setTimeout(() => controller.abort(timeoutError(options.requestTimeoutMs)), options.requestTimeoutMs);
+    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    try {
+      return await Promise.race([readJsonBody(request, options.maxBodyBytes).then((body) => route.run(context, body, controller.signal)), aborted]);
+    } finally {
+      clearTimeout(timer);
+      if (!controller.signal.aborted) controller.abort(new Error('answered'));
+      aborted.catch(() => {});
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const route = routes[path];
+    inFlight += 1;
+    let status = 500;
+    try {
+      if (closing) throw new HttpError(503, 'ServiceUnavailable', 'the server is shutting down');
+      if (!route) throw new HttpError(404, 'NotFoundError', `no route ${request.method} ${path} (routes: ${Object.keys(routes).join(', ')})`);
+      if (request.method !== route.method && !(route.method === 'GET' && request.method === 'HEAD')) {
+        throw new HttpError(405, 'MethodNotAllowed', `${path} takes ${route.method}, not ${request.method}`, {
+          allow: route.method === 'GET' ? 'GET, HEAD' : route.method,
+        });
+      }
+      if (!route.open && options.apiKey !== undefined) checkBearer(request, options.apiKey);
+      const result = await answer(request, response, route);
+      status = result.status;
+      sendJson(response, result.status, result.body, { closing, ...(result.headers ? { headers: result.headers } : {}) });
+    } catch (error) {
+      const httpError = asHttpError(error);
+      status = httpError.status;
+      if (status === 500)
+        options.log(`reward-lens serve: ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      sendJson(response, status, httpError.body(), { closing, headers: httpError.headers });
+    } finally {
+      inFlight -= 1;
+      const label = route ? path : 'other';
+      metrics.requests.add({ route: label, status: String(status) });
+      metrics.latency.observe({ route: label }, (performance.now() - started) / 1000);
+      if (closing && inFlight === 0) drained?.();
+    }
+  }
+
+  const httpServer = createServer((request, response) => {
+    void handle(request, response);
+  });
+  httpServer.requestTimeout = options.requestTimeoutMs + 1000;
+
+  return {
+    get url() {
+      return url;
+    },
+    httpServer,
+    metricsText: () => metrics.text(),
+    async listen() {
+      const { host, port } = options;
+      const warning = checkBindSafety(host, options);
+      if (warning) options.log(warning);
+      await new Promise<void>((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          resolve();
+        });
+      });
+      const address = httpServer.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      url = `http://${shownHost}:${address.port}`;
+      return { url, host: address.address, port: address.port };
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        httpServer.closeIdleConnections();
+        batcher.flush();
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => {
+            drained = resolve;
+            setTimeout(resolve, options.shutdownTimeoutMs).unref();
+          });
+        }
+        httpServer.closeAllConnections();
+        await stopped;
+      })();
+      return closed;
+    },
+  };
+}
