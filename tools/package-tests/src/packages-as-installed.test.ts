@@ -11,7 +11,7 @@ import { folderSize, readPackedManifest } from './packed-manifest.js';
 import { claimedValue, codeBlockAfter, exampleAsCommonJs, exampleAsEsm, type RecordedClaim } from './readme-example.js';
 import { runChecked, runCommand } from './run-command.js';
 import { createScratchProject } from './scratch-project.js';
-import { publishablePackages, repositoryRoot, toolBinary } from './workspace.js';
+import { publishablePackages, repositoryRoot, runtimeWorkspaceClosure, toolBinary } from './workspace.js';
 
 // The packages as npm users get them: built, packed with `pnpm pack`, installed with npm into a
 // project outside the workspace, then used the ways users use them. Slow (a build, two installs),
@@ -252,7 +252,7 @@ describe('the reward-lens binary, with every backend installed', () => {
   it('shows the capabilities (caps)', async () => {
     const { stdout } = await runChecked(binary(), ['caps', '--json'], { cwd: fullProject });
     const report = JSON.parse(stdout) as { capabilities: string; backend: string; registeredBackends: { name: string }[] };
-    expect(report.capabilities).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES');
+    expect(report.capabilities).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|GRADIENTS|HVP|LINEAR_READOUT|STEP_SCORES');
     expect(report.backend).toBe('tiny');
     expect(report.registeredBackends.map((entry) => entry.name)).toEqual(expect.arrayContaining(['webgpu', 'onnx-node', 'onnx-web', 'tiny']));
   });
@@ -283,8 +283,8 @@ describe('the CLI installed alone: backend-tiny only', () => {
     '@reward-lens/backend-webgpu',
   ];
   let project: string;
-  // npm resolves @reward-lens/* from the registry unless the tarballs are named: name the CLI's own dependencies only.
-  const cliDependencies = ['@reward-lens/cli', '@reward-lens/core', '@reward-lens/backend-tiny', '@reward-lens/onnx-export'];
+  // npm resolves @reward-lens/* from the registry unless the tarballs are named: name the CLI and its own dependencies only.
+  const cliDependencies = runtimeWorkspaceClosure('@reward-lens/cli', packages);
 
   beforeAll(async () => {
     project = await createScratchProject(

@@ -41,3 +41,24 @@ export function publishablePackages(): WorkspacePackage[] {
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/**
+ * `name` and the workspace packages it depends on at run time (`dependencies`, transitively),
+ * not its peers: what npm must be given as tarballs, since it would otherwise look them up in
+ * the registry.
+ */
+export function runtimeWorkspaceClosure(name: string, packages: readonly WorkspacePackage[] = publishablePackages()): string[] {
+  const byName = new Map(packages.map((entry) => [entry.name, entry]));
+  const closure = new Set<string>();
+  const visit = (current: string) => {
+    if (closure.has(current)) return;
+    const entry = byName.get(current);
+    if (!entry) throw new Error(`${current} is not a published workspace package`);
+    closure.add(current);
+    for (const dependency of Object.keys((entry.manifest.dependencies as Record<string, string> | undefined) ?? {})) {
+      if (byName.has(dependency)) visit(dependency);
+    }
+  };
+  visit(name);
+  return [...closure];
+}

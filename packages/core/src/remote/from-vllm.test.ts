@@ -103,7 +103,9 @@ describe('ProcessRM.fromVllm against a server replaying vLLM /pooling answers', 
     expect(Array.from(evidence.value.curves[0]!)).toEqual([0.5, 0.5]);
     expect((server.received.at(-1)!.body as { input: number[] }).input).toEqual(Array.from(prm.tokenize(pair).inputIds));
     expect(evidence.value.meta[0]!.tokenCount).toBe(prm.tokenize(pair).inputIds.length);
-    await expect(prm.stepScores([{ problem: 'Why <extra_0>?', steps: ['a', 'b'] }])).rejects.toThrow(/holds the step tag "<extra_0>" 3 times for 2 steps/);
+    await expect(prm.stepScores([{ problem: 'Why <extra_0>?', steps: ['a', 'b'] }])).rejects.toThrow(
+      /the problem contains "<extra_0>", the token recipe "qwen2.5-math-prm" places at step boundaries/,
+    );
   });
 
   it('reports a bad input per pair with onInvalid report and scores the others', async () => {
