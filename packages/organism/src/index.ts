@@ -37,4 +37,5 @@ export {
 } from './formats.js';
 export { organismTokenPattern, organismVocabulary, type OrganismVocabulary } from './vocabulary.js';
 export { createOrganismTokenizer, organismSpecialTokens, type OrganismTokenizer } from './organism-tokenizer.js';
+export { organismPieceRegex, organismTokenizerJson } from './organism-tokenizer-json.js';
 export { createRandom, deriveSeed, type Random } from './random.js';
