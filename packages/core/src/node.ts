@@ -2,3 +2,4 @@
 export { loadDecoderFolder, writeDecoderFolder, type DecoderFolder, type DecoderFolderContents } from './loading/model-folder.js';
 export { openSafetensorsFile, type SafetensorsFile } from './loading/safetensors-file.js';
 export { findOnnxGraph } from './loading/onnx-graph-file.js';
+export { readModelJsonFile, requireRegularFile } from './loading/model-file.js';

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
@@ -8,6 +8,7 @@ import { collectDecoderTensors, decoderTensorName, type TensorSource } from './d
 import { decoderConfigFromHf, decoderConfigToHf, type DecoderConfigFromHfOptions, type DecoderConfigToHfOptions } from './hf-config.js';
 import { type SafetensorsTensor, serializeSafetensors } from './safetensors.js';
 import { openSafetensorsFile, type SafetensorsFile } from './safetensors-file.js';
+import { readModelJsonFile as readJson, requireRegularFile } from './model-file.js';
 
 /* The one Node-only file of the loaders: everything here is file access around pure parsers. */
 
@@ -162,21 +163,6 @@ function checkShapes(names: readonly string[], file: SafetensorsFile, expected: 
   }
 }
 
-/** The path, when it names a regular file (following links); a directory, a FIFO or a link loop is a typed error, never a hang. */
-async function requireRegularFile(path: string): Promise<string> {
-  let stats: Awaited<ReturnType<typeof stat>>;
-  try {
-    stats = await stat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ELOOP' ? 'is a symbolic link loop' : `cannot be read (${code ?? String(error)})`;
-    throw new ModelLoadError(reason, { file: path, cause: error });
-  }
-  if (stats.isDirectory()) throw new ModelLoadError('is a directory, not a file', { file: path });
-  if (!stats.isFile()) throw new ModelLoadError('is not a regular file (a FIFO, socket or device cannot be a model file)', { file: path });
-  return path;
-}
-
 /**
  * Writes a model as a Hugging Face folder: `config.json`, `model.safetensors` (float32, with
  * the `format: pt` metadata transformers asks for), `tokenizer.json`, `tokenizer_config.json`
@@ -218,19 +204,4 @@ function requireFile(folder: string, name: string, entries: string[]): string {
 function missingFileError(folder: string, name: string, entries: string[], detail = ''): ModelLoadError {
   const holds = entries.length > 0 ? entries.join(', ') : 'nothing';
   return new ModelLoadError(`file not found${detail}; the folder holds: ${holds}`, { file: join(folder, name) });
-}
-
-async function readJson(path: string): Promise<unknown> {
-  await requireRegularFile(path);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ModelLoadError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file: path, cause: error });
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: path, cause: error });
-  }
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { requireRegularFile } from './model-file.js';
 
 /* Node only: it looks into a model folder on disk. */
 
@@ -8,11 +9,18 @@ import { join } from 'node:path';
  * that `config.json`'s `reward_lens.onnx_read_positions_graph` names (heads computed only where
  * they are read, written by `reward-lens export onnx`) when it is there, else `model.onnx`, else
  * `onnx/model.onnx` (the Hugging Face hub layout, as transformers.js and Optimum write it).
+ * A graph that is not a regular file (a directory, a FIFO, a link loop) is a `ModelLoadError`
+ * naming it: onnxruntime would block forever on a FIFO.
  *
  * @example
  * await findOnnxGraph('models/prm-onnx'); // 'models/prm-onnx/onnx/model_read_positions.onnx'
  */
 export async function findOnnxGraph(folder: string): Promise<string | undefined> {
+  const found = await locateOnnxGraph(folder);
+  return found === undefined ? undefined : requireRegularFile(found);
+}
+
+async function locateOnnxGraph(folder: string): Promise<string | undefined> {
   const entries = await readdir(folder).catch((): string[] => []);
   const named = entries.includes('config.json') ? await readGraphNamedByConfig(folder) : undefined;
   if (named !== undefined) return named;

@@ -1,3 +1,4 @@
+import { readsWeightsOverGraph } from '../backend/folder-source-choice.js';
 import { resolveBackend, type ResolvedBackend } from '../backend/registry.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
@@ -39,13 +40,20 @@ export async function loadPretrained(
     recipe = inferred;
     notes.push(`recipe "${recipe.name}" inferred from config.json's architecture`);
   }
-  const contents = await readPretrainedFolder(folder, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {});
-  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, { name: `${folder}/tokenizer.json` });
+  const backend = options.backend ?? 'auto';
+  const contents = await readPretrainedFolder(folder, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}, {
+    preferWeights: readsWeightsOverGraph(backend),
+    backend,
+  });
+  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, {
+    name: `${folder}/tokenizer.json`,
+    files: { tokenizerJson: `${folder}/tokenizer.json`, tokenizerConfig: `${folder}/tokenizer_config.json` },
+  });
   if (Number.isFinite(contents.vocabSize) && tokenizer.vocabSize > contents.vocabSize) {
     throw new ModelLoadError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${contents.vocabSize}: they do not belong together`, {
       file: `${folder}/tokenizer.json`,
     });
   }
-  const resolved = await resolveBackend(options.backend ?? 'auto', contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
+  const resolved = await resolveBackend(backend, contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
   return { ...resolved, notes: [...resolved.notes, ...notes, ...contents.notes], tokenizer, recipe };
 }

@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelSource } from '../backend/model-source.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { loadDecoderFolder } from '../loading/model-folder.js';
+import { readModelJsonFile as readJson } from '../loading/model-file.js';
 import { findOnnxGraph } from '../loading/onnx-graph-file.js';
 import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
 import type { HeadSpec } from '../model/decoder-config.js';
@@ -19,31 +20,35 @@ export interface PretrainedFolder {
   notes: string[];
 }
 
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ModelLoadError('cannot be read', { file: path, cause: error });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ModelLoadError(`is not valid JSON (${error instanceof Error ? error.message : String(error)})`, { file: path, cause: error });
-  }
-}
-
 export { inferRecipe };
 
 export async function readFolderConfig(folder: string): Promise<unknown> {
   return readJson(join(folder, 'config.json'));
 }
 
+/** Which of a folder's files to read when it holds both a graph and weights (see `readsWeightsOverGraph`). */
+export interface FolderChoice {
+  /** The backend asked for by name, which runs weights and not graphs: read the weights. */
+  preferWeights: boolean;
+  /** Its name, for the note. */
+  backend: string;
+}
+
+const weightFiles = ['model.safetensors', 'model.safetensors.index.json'];
+
 /**
  * Reads what a PRM folder holds: an ONNX graph (see `findOnnxGraph`: the read-positions graph
- * of an export, `model.onnx` or `onnx/model.onnx`) when there is one, else the safetensors weights; the tokenizer files either way. Nothing is executed.
+ * of an export, `model.onnx` or `onnx/model.onnx`) when there is one, else the safetensors
+ * weights; the tokenizer files either way. When the folder holds both, the graph is read unless
+ * `choice.preferWeights` (the named backend runs weights only); a note says which was read.
+ * Nothing is executed.
  */
-export async function readPretrainedFolder(folder: string, heads: HeadSpec[], options: DecoderConfigFromHfOptions = {}): Promise<PretrainedFolder> {
+export async function readPretrainedFolder(
+  folder: string,
+  heads: HeadSpec[],
+  options: DecoderConfigFromHfOptions = {},
+  choice: FolderChoice = { preferWeights: false, backend: 'auto' },
+): Promise<PretrainedFolder> {
   let entries: string[];
   try {
     entries = await readdir(folder);
@@ -51,7 +56,8 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[], op
     throw new ModelLoadError('is not a readable model folder', { file: folder, cause: error });
   }
   const onnxPath = await findOnnxGraph(folder);
-  if (onnxPath) {
+  const hasWeights = entries.some((entry) => weightFiles.includes(entry));
+  if (onnxPath && !(choice.preferWeights && hasWeights)) {
     const config = await readFolderConfig(folder);
     if (!entries.includes('tokenizer.json'))
       throw new ModelLoadError(`tokenizer.json is missing beside ${onnxPath} (the folder holds: ${entries.join(', ')})`, { file: folder });
@@ -63,10 +69,13 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[], op
       tokenizerJson,
       tokenizerConfig,
       vocabSize,
-      notes: [`found ${onnxPath}: the ONNX graph is run, not the safetensors weights`],
+      notes: hasWeights
+        ? [`found ${onnxPath}: the ONNX graph is run, not the safetensors weights (a backend named that runs weights, such as tiny, reads them)`]
+        : [],
     };
   }
   const loaded = await loadDecoderFolder(folder, { heads, ...options });
+  if (onnxPath) loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${onnxPath}`);
   return {
     source: { kind: 'decoder', model: loaded.model, description: `the weights in ${folder}` },
     tokenizerJson: loaded.tokenizerJson,
