@@ -1,7 +1,8 @@
-import { copyFile, cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { writeRandomClassifierFolder } from '../testing/model-folders.js';
 import { jsonLines, runMain } from '../testing/run-main.js';
 
@@ -189,4 +190,31 @@ describe('score --model on a folder holding an ONNX graph beside its safetensors
       );
     }
   });
+});
+
+describe('score --model on a config.json declaring max_position_embeddings: 1e12', () => {
+  const huge = join(root, 'classifier-1e12-positions');
+  beforeAll(async () => {
+    await cp(classifier, huge, { recursive: true });
+    const config = JSON.parse(await readFile(join(classifier, 'config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(huge, 'config.json'), JSON.stringify({ ...config, max_position_embeddings: 1e12 }));
+  });
+
+  // Rotary tables for every declared position were 4 TB (a raw "Invalid typed array length" on the
+  // ONNX and WebGPU backends; 1e8 took minutes and 3 GB): they now follow the positions scored.
+  it.each(['tiny', 'onnx-node', 'onnx-web', 'webgpu'])(
+    '%s scores it as it scores the same weights with 96 positions',
+    async (backend) => {
+      const run = async (model: string) => {
+        const result = await runMain(['score', '--model', model, '--backend', backend, '--problem', problem, '--solution', solution, '--json']);
+        expect(result.stderr).toBe('');
+        expect(result.exitCode).toBe(0);
+        return onlyRecord(result.stdout);
+      };
+      const [declared, usual] = [await run(huge), await run(classifier)];
+      expect(declared.backend).toBe(backend);
+      expectScoresClose(declared.stepScores, usual.stepScores, 1e-5);
+    },
+    180_000,
+  );
 });
