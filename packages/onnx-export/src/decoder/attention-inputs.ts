@@ -73,7 +73,7 @@ export function rotaryInputNodes(context: DecoderGraphContext): RotaryInputs {
       }
     }
     // The digit of this level: (position / stride) mod 1024; the top level needs no mod.
-    let digits = onnxInputNames.positionIds;
+    let digits: string = onnxInputNames.positionIds;
     if (stride > 1) digits = builder.node('Div', [digits, builder.int64Constant([stride], [])], { scope });
     if (level < levels.length - 1) digits = builder.node('Mod', [digits, builder.int64Constant([ROTARY_LEVEL_SIZE], [])], { scope });
     const suffix = levels.length === 1 ? '' : `_level${level}`;
