@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { BackendV1 } from '@reward-lens/core/internal';
+import type { BackendV1 } from '@reward-lens/core';
 import { configLocations, createOrtBackend, parseOnnxConfigJson, type OnnxBackendOptions, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
