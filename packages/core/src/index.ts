@@ -120,6 +120,8 @@ export {
   type StepGradientOptions,
   type StepGradients,
   type StepTokenGradients,
+  type IntegrationCheck,
+  type IntegrationBaseline,
   type ScoringInput,
   type StepActivations,
   type StepScores,

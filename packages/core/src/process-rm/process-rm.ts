@@ -320,7 +320,7 @@ export class ProcessRM {
   }
 
   private derivativeContext(): DerivativeContext {
-    return { backend: this.backend, recipe: this.recipe, columns: this.columns, batchSize: this.options.batchSize };
+    return { backend: this.backend, recipe: this.recipe, columns: this.columns, batchSize: this.options.batchSize, padTokenId: this.tokenizer.padTokenId };
   }
 
   private require(capability: CapabilityName, operation: string): void {
