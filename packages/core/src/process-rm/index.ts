@@ -7,3 +7,4 @@ export type { TinyModelOptions } from './load-tiny.js';
 export type { PretrainedOptions } from './load-pretrained.js';
 export type { ScoreHvp, ScoreHvpOptions } from './score-hvp.js';
 export type { IntegrationBaseline, IntegrationCheck, PairStepGradients, StepGradientOptions, StepGradients, StepTokenGradients } from './step-gradients.js';
+export { stepDetectionModes, type StepDetectionMode } from './learned-steps.js';

@@ -3,6 +3,7 @@ import { ModelLoadError } from '../errors/model-load-error.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
+import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 
 export interface PretrainedOptions {
@@ -20,7 +21,7 @@ export interface PretrainedOptions {
 export async function loadPretrained(
   folder: string,
   options: PretrainedOptions,
-): Promise<ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe }> {
+): Promise<ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe; stepDetector?: StepDetector }> {
   // `#pretrained-folder` (package.json "imports") is ./pretrained-folder.js under the `node` condition and a
   // module that throws a typed error elsewhere, so a browser bundle of core never reaches node:fs.
   const { inferRecipe, readFolderConfig, readPretrainedFolder } = await import('#pretrained-folder');
@@ -47,5 +48,11 @@ export async function loadPretrained(
     });
   }
   const resolved = await resolveBackend(options.backend ?? 'auto', contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
-  return { ...resolved, notes: [...resolved.notes, ...notes, ...contents.notes], tokenizer, recipe };
+  return {
+    ...resolved,
+    notes: [...resolved.notes, ...notes, ...contents.notes],
+    tokenizer,
+    recipe,
+    ...(contents.stepDetector ? { stepDetector: contents.stepDetector } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import { findOnnxGraph } from '../loading/onnx-graph-file.js';
 import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
 import type { HeadSpec } from '../model/decoder-config.js';
 import { inferRecipe } from '../recipes/infer-recipe.js';
+import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
 
 /* Node only: ProcessRM.fromPretrained imports this file lazily, so core stays browser-safe. */
 
@@ -16,6 +17,8 @@ export interface PretrainedFolder {
   tokenizerConfig: unknown | null;
   /** The model's vocabulary size from config.json. */
   vocabSize: number;
+  /** The folder's `step-detector.json`, when it has one. */
+  stepDetector?: StepDetector;
   notes: string[];
 }
 
@@ -35,6 +38,21 @@ async function readJson(path: string): Promise<unknown> {
 
 export { inferRecipe };
 
+/** The folder's learned step-boundary detector, checked, or undefined when it has none. A malformed one is a `ModelLoadError` naming the file. */
+async function readStepDetector(folder: string, entries: readonly string[]): Promise<StepDetector | undefined> {
+  if (!entries.includes(stepDetectorFileName)) return undefined;
+  const path = join(folder, stepDetectorFileName);
+  const value = await readJson(path);
+  try {
+    return validateStepDetector(value, 'step detector');
+  } catch (error) {
+    throw new ModelLoadError(`is not a step detector this version reads (${error instanceof Error ? error.message : String(error)})`, {
+      file: path,
+      cause: error,
+    });
+  }
+}
+
 export async function readFolderConfig(folder: string): Promise<unknown> {
   return readJson(join(folder, 'config.json'));
 }
@@ -50,6 +68,9 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[], op
   } catch (error) {
     throw new ModelLoadError('is not a readable model folder', { file: folder, cause: error });
   }
+  const stepDetector = await readStepDetector(folder, entries);
+  const detectorFields = stepDetector ? { stepDetector } : {};
+  const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
   const onnxPath = await findOnnxGraph(folder);
   if (onnxPath) {
     const config = await readFolderConfig(folder);
@@ -63,7 +84,8 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[], op
       tokenizerJson,
       tokenizerConfig,
       vocabSize,
-      notes: [`found ${onnxPath}: the ONNX graph is run, not the safetensors weights`],
+      ...detectorFields,
+      notes: [`found ${onnxPath}: the ONNX graph is run, not the safetensors weights`, ...detectorNotes],
     };
   }
   const loaded = await loadDecoderFolder(folder, { heads, ...options });
@@ -72,6 +94,7 @@ export async function readPretrainedFolder(folder: string, heads: HeadSpec[], op
     tokenizerJson: loaded.tokenizerJson,
     tokenizerConfig: loaded.tokenizerConfig,
     vocabSize: loaded.model.config.vocabSize,
-    notes: loaded.notes,
+    ...detectorFields,
+    notes: [...loaded.notes, ...detectorNotes],
   };
 }
