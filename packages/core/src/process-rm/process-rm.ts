@@ -10,6 +10,12 @@ import { sequenceClassifierRecipe } from '../recipes/presets.js';
 import { plainValueRecipe, recipeGauge, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { segmentSolution } from '../segmenter/segment-solution.js';
 import type { Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
+import {
+  readDetectionFeatures,
+  type DetectionContext,
+  type DetectionFeatureOptions,
+  type SolutionTokenFeatures,
+} from '../step-detection/detection-features.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
@@ -309,6 +315,17 @@ export class ProcessRM {
   }
 
   /**
+   * What a learned step-boundary detector reads (ACTIVATIONS): each solution laid out as the
+   * recipe lays out one step, and the hidden states after each of `layers` layers at every token of
+   * the solution (beside the next token's with `lookahead: 1`). For fitting detectors
+   * (`@reward-lens/train`); applying one is `stepDetection`'s job.
+   */
+  async detectionFeatures(inputs: readonly { problem: string; solution: string }[], options: DetectionFeatureOptions): Promise<SolutionTokenFeatures[]> {
+    this.require('ACTIVATIONS', 'detectionFeatures');
+    return readDetectionFeatures(this.detectionContext(this.tokenizeOptions()), inputs, options);
+  }
+
+  /**
    * Per pair and step, the gradient of the step's score with respect to each input token's
    * embedding (GRADIENTS): its norm and gradient×input per token, or the vectors. Tokens after a
    * step's read position get exactly zero.
@@ -374,9 +391,7 @@ export class ProcessRM {
     const { batch, normalized, fail } = tokenizeInputs(inputs, options, (input) => tokenizePair(this.tokenizer, this.recipe, input, tokenizeOptions));
     await applyLearnedSteps(
       {
-        backend: this.backend,
-        ...this.batchOptions(),
-        layOut: (problem, solution) => tokenizePair(this.tokenizer, this.recipe, { problem, steps: [solution] }, tokenizeOptions),
+        ...this.detectionContext(tokenizeOptions),
         tokenize: (input: NormalizedInput, segmentation: Segmentation) =>
           tokenizePair(this.tokenizer, this.recipe, input, { ...tokenizeOptions, segmentation }),
         shortfallOf: (input) => segmentSolution(input.solution, { delimiter: tokenizeOptions.delimiter }).delimiterShortfall,
@@ -387,6 +402,15 @@ export class ProcessRM {
       fail,
     );
     return batch;
+  }
+
+  /** How the learned detector reads this model: a solution laid out as one step, batched as the scoring methods batch. */
+  private detectionContext(tokenizeOptions: TokenizeOptions): DetectionContext {
+    return {
+      backend: this.backend,
+      ...this.batchOptions(),
+      layOut: (problem, solution) => tokenizePair(this.tokenizer, this.recipe, { problem, steps: [solution] }, tokenizeOptions),
+    };
   }
 
   private tokenizeOptions(): TokenizeOptions {
