@@ -11,6 +11,7 @@ import { recipesCommand } from './commands/recipes.js';
 import { rerankCommand } from './commands/rerank.js';
 import { scoreCommand } from './commands/score.js';
 import { trainCommand } from './commands/train.js';
+import { trainDetectorCommand } from './commands/train-detector.js';
 import { simulateCommand } from './commands/simulate.js';
 import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
@@ -35,6 +36,7 @@ const commands: readonly Command[] = [
   exportCommand,
   organismCommand,
   trainCommand,
+  trainDetectorCommand,
 ];
 
 function topLevelUsage(): string {
