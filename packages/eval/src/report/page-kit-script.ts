@@ -37,7 +37,7 @@ export const pageKitScript = String.raw`
   }
   function logTwo(values) { return values.length > 2 && values.every(function (value) { return value > 0 && (value & (value - 1)) === 0; }); }
 
-  // spec: { name, title, caption, x: { label, values, log, categories }, y: { label, range }, series: [{ label, values, kind: 'line'|'points'|'bars'|'dash' }] }
+  // spec: { name, title, caption, x: { label, values, log, categories, integers }, y: { label, range }, series: [{ label, values, kind: 'line'|'points'|'bars'|'dash' }] }
   function chart(parent, spec) {
     var figure = el('figure', { 'data-figure': spec.name, 'data-series': String(spec.series.length) });
     var holder = el('div');
@@ -70,6 +70,8 @@ export const pageKitScript = String.raw`
     var yScale = {};
     if (spec.y.range) yScale.range = spec.y.range;
     var xAxis = { label: spec.x.label };
+    // Whole-number axes (layers, steps) get ticks on whole numbers only.
+    if (spec.x.integers) xAxis.incrs = [1, 2, 5, 10, 20, 50, 100];
     if (spec.x.categories) {
       xAxis.splits = function () { return spec.x.categories.map(function (_, index) { return index; }); };
       xAxis.values = function (self, ticks) { return ticks.map(function (tick) { return spec.x.categories[tick] || ''; }); };
