@@ -5,6 +5,7 @@ import { convertCommand } from './commands/convert.js';
 import { evalCommand } from './commands/eval.js';
 import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
+import { inspectCommand } from './commands/inspect.js';
 import { organismCommand } from './commands/organism.js';
 import { labelCommand } from './commands/label.js';
 import { recipesCommand } from './commands/recipes.js';
@@ -29,6 +30,7 @@ const commands: readonly Command[] = [
   rerankCommand,
   searchCommand,
   labelCommand,
+  inspectCommand,
   capsCommand,
   recipesCommand,
   generateCommand,
