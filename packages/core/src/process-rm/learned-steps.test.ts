@@ -5,6 +5,7 @@ import { createRandomDecoder } from '../model/random-decoder.js';
 import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
+import { tokenDetector } from '../testing/token-detector.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 import { ProcessRM } from './process-rm.js';
 
@@ -12,36 +13,11 @@ const model = createRandomDecoder({ seed: 3 });
 const tokenizer = createByteBpeTokenizer();
 const sentenceEnd = tokenizer.encode('a. b').ids[1]!; // the ". " token
 
-/**
- * A hand-made detector on layer 0 (the embeddings): its logit is large exactly at the ". " token,
- * whose embedding row is the probe's weight (other rows are nearly orthogonal to it).
- */
+/** Fires at the ". " token: a step ends after every sentence. */
 function sentenceEndDetector(overrides: Partial<StepDetector> = {}): StepDetector {
-  const { hiddenSize } = model.config;
-  const row = model.tensors.get('model.embed_tokens.weight')!.subarray(sentenceEnd * hiddenSize, (sentenceEnd + 1) * hiddenSize);
-  const squared = row.reduce((sum, value) => sum + value * value, 0);
-  const sharpness = 20;
-  return {
-    format: 'reward-lens.step-detector',
-    version: 1,
-    name: 'sentence-ends',
-    model: { hiddenSize, numLayers: model.config.numLayers, vocabSize: model.config.vocabSize, recipe: 'plain-value' },
-    layer: 0,
-    lookahead: 0,
-    probe: {
-      format: 'reward-lens.probe',
-      version: 1,
-      inputs: hiddenSize,
-      standardize: { mean: new Array(hiddenSize).fill(0), scale: new Array(hiddenSize).fill(1) },
-      layers: [
-        { inputs: hiddenSize, outputs: 1, weight: Array.from(row, (value) => (sharpness * value) / squared), bias: [-sharpness / 2], activation: 'none' },
-      ],
-    },
-    threshold: 0.5,
-    heldOut: { precision: 0.99, recall: 0.98, f1: 0.985, boundaries: 100, solutions: 40, data: 'a test fixture' },
-    ...overrides,
-  };
+  return { ...tokenDetector(model, sentenceEnd, { name: 'sentence-ends' }), heldOut: { ...heldOut }, ...overrides };
 }
+const heldOut = { precision: 0.99, recall: 0.98, f1: 0.985, boundaries: 100, solutions: 40, data: 'a test fixture' };
 
 const problem = 'Compute (2+2)*3-5.';
 const oneLine = 'First, 2+2=4. Then, 4*3=12. Finally, 12-5=7.';
