@@ -57,6 +57,27 @@ describe('trainStepDetector', () => {
     await shipped.dispose();
   });
 
+  it('chooses the layer on fewer rows when the values would not fit, then refits the chosen layer alone on more', { timeout: 180_000 }, async () => {
+    const prm = await ProcessRM.fromPretrained(folder, { stepDetector: null });
+    const events: DetectorTrainingEvent[] = [];
+    const width = 32 * 2;
+    const result = await trainStepDetector({
+      prm,
+      data: organismRecords(120, 1),
+      heldOut: organismRecords(30, 2),
+      heldOutDescription,
+      maxSelectionValues: width * 3 * 2000,
+      onEvent: (event) => events.push(event),
+    });
+    const fits = events.filter((event) => event.kind === 'features' && event.split === 'fit') as { tokens: number }[];
+    expect(fits.map((event) => event.tokens)).toEqual([2000, expect.any(Number)]);
+    expect(fits[1]!.tokens).toBeGreaterThan(2000);
+    expect(result.detector.training).toMatchObject({ tokensForChoosingTheLayer: 2000, tokensFitted: fits[1]!.tokens });
+    expect(events.filter((event) => event.kind === 'layer')).toHaveLength(4);
+    expect(result.heldOut.f1).toBeGreaterThanOrEqual(0.95);
+    await prm.dispose();
+  });
+
   it('refuses a corrupt step-detector.json by name, and ignores the folder’s detector when told to', { timeout: 60_000 }, async () => {
     const path = join(folder, stepDetectorFileName);
     await writeFile(path, '{"format": "reward-lens.step-detector", "version": 1}');

@@ -6,6 +6,7 @@ import {
   stepsFromProbabilities,
   validateStepDetector,
   type FitProbeOptions,
+  type Probe,
   type ProcessRM,
   type SolutionTokenFeatures,
   type StepDetector,
@@ -35,8 +36,14 @@ export interface TrainStepDetectorOptions {
   hiddenUnits?: number;
   /** Share of `data` set aside to choose the layer and the threshold. Default 0.2. */
   validationFraction?: number;
-  /** At most this many tokens (rows) are fitted on per layer. Default 200,000. */
+  /** At most this many tokens (rows) are fitted on. Default 200,000. */
   maxTokens?: number;
+  /**
+   * At most this many feature values (rows × features × candidate layers) are held while the layer
+   * is chosen (default 50,000,000, 200 MB); when that allows fewer rows than `maxTokens`, the
+   * chosen layer is then refitted alone on up to `maxTokens` rows.
+   */
+  maxSelectionValues?: number;
   /** Seeds the split and the probe. Default 0. */
   seed?: number;
   /** Passed to `fitProbe` (epochs, learning rate, L2...). Positives are weighted `'balanced'` unless said otherwise. */
@@ -83,14 +90,81 @@ async function readFeatures(
   }
 }
 
-function concatenate(parts: readonly Float32Array[], total: number): Float32Array {
-  const joined = new Float32Array(total);
+function concatenate<Values extends Float32Array | Uint8Array>(parts: readonly Values[], total: number, Type: new (length: number) => Values): Values {
+  const joined = new Type(total);
   let offset = 0;
   for (const part of parts) {
     joined.set(part, offset);
     offset += part.length;
   }
   return joined;
+}
+
+/** Rows fitted on: per layer asked, `rows × width` features, and a label per row. */
+interface FeatureRows {
+  features: Float32Array[];
+  labels: Uint8Array;
+  rows: number;
+  solutions: number;
+}
+
+/** The examples' token rows at `layers`, labelled where steps ended, up to `maxRows` rows. */
+async function collectRows(
+  prm: ProcessRM,
+  examples: readonly DetectorExample[],
+  layers: readonly number[],
+  lookahead: 0 | 1,
+  maxRows: number,
+): Promise<FeatureRows> {
+  const parts = layers.map(() => [] as Float32Array[]);
+  const labelParts: Uint8Array[] = [];
+  let rows = 0;
+  let width = 0;
+  let solutions = 0;
+  await readFeatures(prm, examples, layers, lookahead, (example, tokens) => {
+    if (rows >= maxRows) return false;
+    width = tokens.width;
+    const take = Math.min(tokens.tokenSpans.length, maxRows - rows);
+    tokens.features.forEach((values, layer) => parts[layer]!.push(values.subarray(0, take * width)));
+    labelParts.push(boundaryTokenLabels(tokens.tokenSpans, example).subarray(0, take));
+    rows += take;
+    solutions += 1;
+    return true;
+  });
+  const labels = concatenate(labelParts, rows, Uint8Array);
+  if (!labels.includes(1)) throw new InvalidInputError('no labelled boundary among the tokens fitted on');
+  return { features: parts.map((layerParts) => concatenate(layerParts, rows * width, Float32Array)), labels, rows, solutions };
+}
+
+/** Each detector's validation probabilities, and per detector the threshold with the best boundary F1 there. */
+async function validateDetectors(prm: ProcessRM, validation: readonly DetectorExample[], detectors: readonly StepDetector[]) {
+  const scored = detectors.map(() => [] as { tokens: SolutionTokenFeatures; probabilities: Float64Array }[]);
+  let tokens = 0;
+  const lookahead = detectors[0]!.lookahead;
+  await readFeatures(
+    prm,
+    validation,
+    detectors.map((detector) => detector.layer),
+    lookahead,
+    (_, solution) => {
+      tokens += solution.tokenSpans.length;
+      detectors.forEach((detector, index) => {
+        const alone = { ...solution, features: [solution.features[index]!] };
+        scored[index]!.push({ tokens: { ...alone, features: [] }, probabilities: boundaryProbabilities(detector, alone) });
+      });
+      return true;
+    },
+  );
+  const labelled = validation.map((example) => boundaryEnds(example.stepSpans));
+  const best = detectors.map((detector, index) => {
+    let found = { threshold: 0.5, validation: boundaryMetrics(foundEnds(detector, scored[index]!, 0.5), labelled) };
+    for (const threshold of thresholds) {
+      const metrics = boundaryMetrics(foundEnds(detector, scored[index]!, threshold), labelled);
+      if (metrics.f1 > found.validation.f1) found = { threshold, validation: metrics };
+    }
+    return found;
+  });
+  return { best, tokens, detectors };
 }
 
 /** What the detector finds, per solution, at a threshold: the ends of all its steps but the last. */
@@ -143,77 +217,54 @@ export async function trainStepDetector(options: TrainStepDetectorOptions): Prom
   const validation = Array.from(order.subarray(0, validationCount), (index) => examples[index]!);
   const fitting = Array.from(order.subarray(validationCount), (index) => examples[index]!);
 
-  // Rows to fit on, per layer, up to maxTokens.
-  const parts = layers.map(() => [] as Float32Array[]);
-  const labelParts: Uint8Array[] = [];
-  let rows = 0;
-  let width = 0;
-  let fitSolutions = 0;
-  await readFeatures(prm, fitting, layers, lookahead, (example, tokens) => {
-    if (rows >= maxTokens) return false;
-    width = tokens.width;
-    const take = Math.min(tokens.tokenSpans.length, maxTokens - rows);
-    tokens.features.forEach((values, layer) => parts[layer]!.push(values.subarray(0, take * width)));
-    labelParts.push(boundaryTokenLabels(tokens.tokenSpans, example).subarray(0, take));
-    rows += take;
-    fitSolutions += 1;
-    return true;
-  });
-  onEvent({ kind: 'features', split: 'fit', solutions: fitSolutions, tokens: rows });
-  const labels = new Uint8Array(rows);
-  let offset = 0;
-  for (const part of labelParts) {
-    labels.set(part, offset);
-    offset += part.length;
-  }
-  if (!labels.includes(1)) throw new InvalidInputError('no labelled boundary among the tokens fitted on');
-
   const name = options.name ?? `learned-steps-${prm.recipe.name}`;
-  const probes = layers.map((_, layer) => {
-    const probe = fitProbe(concatenate(parts[layer]!, rows * width), labels, { positiveWeight: 'balanced', seed, ...options.probe });
-    parts[layer] = [];
-    return probe;
-  });
-  const draft = (layerIndex: number, threshold: number): StepDetector => ({
+  const draft = (layer: number, probe: Probe, threshold: number): StepDetector => ({
     format: 'reward-lens.step-detector',
     version: 1,
     name,
     model: { hiddenSize: info.hiddenSize, numLayers: info.numLayers, vocabSize: info.vocabSize, recipe: prm.recipe.name, description: info.description },
-    layer: layers[layerIndex]!,
+    layer,
     lookahead,
-    probe: probes[layerIndex]!,
+    probe,
     threshold,
     heldOut: { precision: 0, recall: 0, f1: 0, boundaries: 0, solutions: 0, data: options.heldOutDescription },
   });
+  const probeFor = (rows: FeatureRows, index: number) => fitProbe(rows.features[index]!, rows.labels, { positiveWeight: 'balanced', seed, ...options.probe });
 
-  // The validation split: probabilities per layer, then the best threshold per layer.
-  const scored = layers.map(() => [] as { tokens: SolutionTokenFeatures; probabilities: Float64Array }[]);
-  const validationEnds: number[][] = [];
-  let validationTokens = 0;
-  await readFeatures(prm, validation, layers, lookahead, (example, tokens) => {
-    validationEnds.push(boundaryEnds(example.stepSpans));
-    validationTokens += tokens.tokenSpans.length;
-    layers.forEach((_, layerIndex) => {
-      const alone = { ...tokens, features: [tokens.features[layerIndex]!] };
-      scored[layerIndex]!.push({ tokens: { ...alone, features: [] }, probabilities: boundaryProbabilities(draft(layerIndex, 0.5), alone) });
-    });
-    return true;
-  });
-  onEvent({ kind: 'features', split: 'validation', solutions: validation.length, tokens: validationTokens });
-  const perLayer = layers.map((layer, layerIndex) => {
-    let best = { threshold: 0.5, validation: boundaryMetrics(foundEnds(draft(layerIndex, 0.5), scored[layerIndex]!, 0.5), validationEnds) };
-    for (const threshold of thresholds) {
-      const metrics = boundaryMetrics(foundEnds(draft(layerIndex, threshold), scored[layerIndex]!, threshold), validationEnds);
-      if (metrics.f1 > best.validation.f1) best = { threshold, validation: metrics };
-    }
-    onEvent({ kind: 'layer', layer, ...best });
-    return { layer, ...best };
+  // Choosing the layer: rows of every candidate layer held at once, so at most maxSelectionValues values.
+  const width = info.hiddenSize * (1 + lookahead);
+  const selectionRows = Math.max(1, Math.min(maxTokens, Math.floor((options.maxSelectionValues ?? 50_000_000) / (width * layers.length))));
+  const selection = await collectRows(prm, fitting, layers, lookahead, selectionRows);
+  onEvent({ kind: 'features', split: 'fit', solutions: selection.solutions, tokens: selection.rows });
+  const probes = layers.map((_, index) => probeFor(selection, index));
+  selection.features.length = 0;
+  const validated = await validateDetectors(
+    prm,
+    validation,
+    layers.map((layer, index) => draft(layer, probes[index]!, 0.5)),
+  );
+  onEvent({ kind: 'features', split: 'validation', solutions: validation.length, tokens: validated.tokens });
+  const perLayer = layers.map((layer, index) => {
+    const entry = { layer, ...validated.best[index]! };
+    onEvent({ kind: 'layer', ...entry });
+    return entry;
   });
   const chosen = perLayer.reduce((best, candidate, index) => (candidate.validation.f1 > perLayer[best]!.validation.f1 ? index : best), 0);
-  const { threshold } = perLayer[chosen]!;
+  let kept = draft(layers[chosen]!, probes[chosen]!, perLayer[chosen]!.threshold);
+  let fitted = { solutions: selection.solutions, tokens: selection.rows };
+
+  // The chosen layer alone, refitted on up to maxTokens rows when choosing it used fewer.
+  if (selection.rows === selectionRows && selectionRows < maxTokens) {
+    const rows = await collectRows(prm, fitting, [kept.layer], lookahead, maxTokens);
+    onEvent({ kind: 'features', split: 'fit', solutions: rows.solutions, tokens: rows.rows });
+    const refitted = await validateDetectors(prm, validation, [draft(kept.layer, probeFor(rows, 0), 0.5)]);
+    kept = { ...refitted.detectors[0]!, threshold: refitted.best[0]!.threshold };
+    onEvent({ kind: 'layer', layer: kept.layer, ...refitted.best[0]! });
+    fitted = { solutions: rows.solutions, tokens: rows.rows };
+  }
+  const { threshold } = kept;
 
   // Held out: the chosen layer and threshold, once.
-  const kept = draft(chosen, threshold);
   const heldOutScored: { tokens: SolutionTokenFeatures; probabilities: Float64Array }[] = [];
   let heldOutTokens = 0;
   await readFeatures(prm, heldOut, [kept.layer], lookahead, (_, tokens) => {
@@ -240,8 +291,9 @@ export async function trainStepDetector(options: TrainStepDetectorOptions): Prom
     },
     training: {
       ...(options.dataDescription ? { data: options.dataDescription } : {}),
-      solutions: { fitted: fitSolutions, validation: validation.length, skipped, heldOutSkipped },
-      tokensFitted: rows,
+      solutions: { fitted: fitted.solutions, validation: validation.length, skipped, heldOutSkipped },
+      tokensFitted: fitted.tokens,
+      tokensForChoosingTheLayer: selection.rows,
       seed,
       stepsJoinedWith: ' ',
       layers: perLayer.map((entry) => ({ layer: entry.layer, threshold: entry.threshold, validationF1: entry.validation.f1 })),
