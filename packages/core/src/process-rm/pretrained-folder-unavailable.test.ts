@@ -7,7 +7,7 @@ describe("#pretrained-folder where Node's file system is not", () => {
     const error = await modelFilesFromFolder('models/prm').catch((caught: unknown) => caught);
     expect(ModelLoadError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(
-      /^models\/prm: ProcessRM\.fromPretrained reads a model folder from disk, which needs Node; .*ProcessRM\.fromFiles/,
+      /^models\/prm: ProcessRM\.fromPretrained reads a model folder from disk, which needs Node; .*ProcessRM\.fromFiles.*ProcessRM\.fromBackend/,
     );
   });
 });

@@ -10,7 +10,7 @@ import { ModelLoadError } from '../errors/model-load-error.js';
  */
 export async function modelFilesFromFolder(folder: string): Promise<ModelFiles> {
   throw new ModelLoadError(
-    "ProcessRM.fromPretrained reads a model folder from disk, which needs Node; in a browser, build the PRM from the folder's files with ProcessRM.fromFiles (files a user picked, or fetched bytes)",
+    "ProcessRM.fromPretrained reads a model folder from disk, which needs Node; in a browser, build the PRM from the folder's files with ProcessRM.fromFiles (files a user picked, or fetched bytes), or from a backend with ProcessRM.fromBackend",
     { file: folder },
   );
 }
