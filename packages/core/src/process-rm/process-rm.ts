@@ -16,6 +16,7 @@ import { forwardInBatches } from './forward-batches.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
 import { unscoredPair, type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
 import { ScoredPrefix } from './scored-prefix.js';
 import { computeScoreHvp, type ScoreHvp, type ScoreHvpOptions } from './score-hvp.js';
@@ -112,6 +113,20 @@ export class ProcessRM {
    */
   static async fromPretrained(folder: string, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
     const { backend, tokenizer, recipe, notes } = await loadPretrained(folder, options);
+    return new ProcessRM(backend, tokenizer, { ...options, recipe, notes: [...notes, ...(options.notes ?? [])] });
+  }
+
+  /**
+   * A PRM from a model folder's files, wherever they are (browser-safe): files a user picked
+   * (`<input type="file" webkitdirectory>`), fetched bytes, or any `ModelFiles`. The folder is
+   * read as `fromPretrained` reads one on disk, in every layout it loads: safetensors (one file or
+   * shards), an ONNX graph (`model.onnx`, `onnx/model.onnx`), the tokenizer files.
+   *
+   * @example
+   * const prm = await ProcessRM.fromFiles({ 'config.json': configBytes, 'model.safetensors': weightsBlob, 'tokenizer.json': tokenizerBytes });
+   */
+  static async fromFiles(files: PretrainedFiles, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
+    const { backend, tokenizer, recipe, notes } = await loadFromFiles(files, options);
     return new ProcessRM(backend, tokenizer, { ...options, recipe, notes: [...notes, ...(options.notes ?? [])] });
   }
 
