@@ -38,7 +38,7 @@ export async function createOnnxWebBackend(model: string | Uint8Array, options: 
     ...shared,
     name: 'onnx-web',
     ort,
-    file: typeof model === 'string' ? model : undefined,
+    file: typeof model === 'string' ? model : shared.file,
     configFromFile: file.configFromFile,
     runtimeNote,
     sessionOptions: { executionProviders: [choice.provider], executionMode: 'sequential', graphOptimizationLevel: 'all', ...sessionOptions },

@@ -129,6 +129,7 @@ export {
   type StepScores,
   type TinyModelOptions,
   type PretrainedOptions,
+  type PretrainedFiles,
   type TokenizedPair,
   type TokenizedStep,
 } from './process-rm/index.js';

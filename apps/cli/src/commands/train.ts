@@ -54,6 +54,9 @@ Training:
   --clip <x>            global gradient-norm clip (default 1)
   --seed <n>            seeds initialisation, shuffling and the held-out split (default 0)
   --all-steps           count every labelled step (default: steps up to the first error)
+  --lm-weight <x>       add a next-token loss on the correct steps, with this weight, read
+                        through a head tied to the embeddings (default 0: off); helps a model
+                        trained from scratch learn what a step check needs
   --after-error <how>   ProcessBench steps after the first error: ignore (default) or negative
 
 Evaluation and checkpoints:
@@ -88,6 +91,7 @@ const trainOptions = {
   clip: { type: 'string' },
   seed: { type: 'string' },
   'all-steps': { type: 'boolean' },
+  'lm-weight': { type: 'string' },
   'after-error': { type: 'string' },
   'held-out': { type: 'string' },
   'held-out-fraction': { type: 'string' },
@@ -215,6 +219,7 @@ export const trainCommand: Command = {
         clipNorm: number('clip', (value) => value > 0, 'a positive number'),
         seed,
         untilFirstError: values['all-steps'] !== true,
+        languageModelWeight: number('lm-weight', (value) => value >= 0, 'a number of at least 0'),
         evaluateEvery: integer('evaluate-every'),
         threshold: number('threshold', (value) => value > 0 && value < 1, 'a number between 0 and 1'),
         checkpointEvery: integer('checkpoint-every'),

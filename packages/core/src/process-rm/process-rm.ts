@@ -23,7 +23,8 @@ import { forwardInBatches } from './forward-batches.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { applyLearnedSteps, resolveStepDetection, type StepDetectionMode, type StepDetectionSetting } from './learned-steps.js';
 import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
-import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { loadPretrained, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
 import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';
 import { tokenizeInputs } from './tokenize-inputs.js';
 import { ScoredPrefix } from './scored-prefix.js';
@@ -135,7 +136,25 @@ export class ProcessRM {
    * const prm = await ProcessRM.fromPretrained('models/Qwen2.5-Math-PRM-7B', { recipe: 'qwen2.5-math-prm' });
    */
   static async fromPretrained(folder: string, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
-    const { backend, tokenizer, recipe, notes, stepDetector } = await loadPretrained(folder, options);
+    return ProcessRM.fromLoaded(await loadPretrained(folder, options), options);
+  }
+
+  /**
+   * A PRM from a model folder's files, wherever they are (browser-safe): files a user picked
+   * (`<input type="file" webkitdirectory>`), fetched bytes, or any `ModelFiles`. The folder is
+   * read as `fromPretrained` reads one on disk, in every layout it loads: safetensors (one file or
+   * shards), an ONNX graph (`model.onnx`, `onnx/model.onnx`), the tokenizer files.
+   *
+   * @example
+   * const prm = await ProcessRM.fromFiles({ 'config.json': configBytes, 'model.safetensors': weightsBlob, 'tokenizer.json': tokenizerBytes });
+   */
+  static async fromFiles(files: PretrainedFiles, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
+    return ProcessRM.fromLoaded(await loadFromFiles(files, options), options);
+  }
+
+  /** A loaded folder as a PRM: its recipe and notes, and its step-detector.json unless the options give one (or `null`). */
+  private static fromLoaded(loaded: LoadedPretrained, options: Omit<ProcessRMOptions, 'recipe'>): ProcessRM {
+    const { backend, tokenizer, recipe, notes, stepDetector } = loaded;
     const detector = options.stepDetector === undefined ? stepDetector : options.stepDetector;
     return new ProcessRM(backend, tokenizer, { ...options, recipe, stepDetector: detector ?? null, notes: [...notes, ...(options.notes ?? [])] });
   }

@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProcessRM, stepDetectorFileName, validateStepDetector } from '@reward-lens/core';
 import '@reward-lens/backend-tiny/register';
@@ -55,6 +55,20 @@ describe('trainStepDetector', () => {
     const given = await shipped.stepScores([{ problem: item.problem, steps: item.steps }]);
     expect([...evidence.value.curves[0]!]).toEqual([...given.value.curves[0]!]);
     await shipped.dispose();
+
+    // The in-memory (browser) path reads the same file from the folder's bytes.
+    const files = Object.fromEntries(
+      await Promise.all(
+        (await readdir(folder))
+          .filter((name) => name.endsWith('.json') || name.endsWith('.safetensors'))
+          .map(async (name) => [name, new Uint8Array(await readFile(join(folder, name)))] as const),
+      ),
+    );
+    expect(Object.keys(files)).toContain(stepDetectorFileName);
+    const inMemory = await ProcessRM.fromFiles(files);
+    expect(inMemory.stepDetector).toEqual(detector);
+    expect([...(await inMemory.stepScores([[item.problem, item.steps.join(' ')]])).value.curves[0]!]).toEqual([...evidence.value.curves[0]!]);
+    await inMemory.dispose();
   });
 
   it('chooses the layer on fewer rows when the values would not fit, then refits the chosen layer alone on more', { timeout: 180_000 }, async () => {
