@@ -23,6 +23,7 @@ export {
 export { createEvidence, type Evidence, type Gauge, type Trust } from './evidence.js';
 export {
   applyStepCalibration,
+  calibrationNote,
   validateStepCalibration,
   type CalibrationMap,
   type CalibrationSet,
