@@ -3,6 +3,7 @@ import { createHfTokenizer, ProcessRM, recipePresets } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
 import { initializeDecoder } from '../model/initialize-decoder.js';
 import { parityConfig, parityTokenizer } from '../test-support/parity-task.js';
+import { checkStepRecord } from './step-record.js';
 import { lastKnownGoodStep, toTrainingExample, type TrainingExample } from './training-example.js';
 
 const recipe = recipePresets['trl-token-classification']!;
@@ -49,5 +50,34 @@ describe('toTrainingExample', () => {
     const value = example([1, 1]);
     expect(value.inputIds[0]).toBe(tokenizer.bosTokenId);
     expect(textOf(value, 1, value.correctText[0])).toBe('Check each claim.');
+  });
+
+  it('with token-level labels, reads the head at every token of the solution: right until the first wrong character, then wrong', () => {
+    const record = { problem: 'Check each claim.', steps: ['even 2', 'even 5', 'even 4'], stepLabels: [1, 0, 0], correctPrefix: [6, 5, 0] };
+    const read = (untilFirstError: boolean) => {
+      const value = toTrainingExample(prm, record, { untilFirstError });
+      if ('skipped' in value) throw new Error(value.skipped);
+      const pair = prm.tokenize({ problem: record.problem, steps: record.steps });
+      return { value, text: value.readPositions.map((position) => pair.text.slice(...pair.offsets[position]!)), pair };
+    };
+    const all = read(false);
+    // Each step's characters, then its separator (the step's read position, labelled with the step's label).
+    expect(all.text.join('')).toBe('even 2\neven 5\neven 4\n');
+    expect(all.value.targets).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    for (const [step, position] of all.pair.readPositions.entries()) {
+      expect(all.value.targets[all.value.readPositions.indexOf(position)]).toBe(record.stepLabels[step]);
+    }
+    const untilError = read(true);
+    expect(untilError.text.join('')).toBe('even 2\neven 5\n');
+    expect(untilError.value.targets).toEqual(all.value.targets.slice(0, 14));
+  });
+
+  it('refuses token-level labels that do not fit the steps', () => {
+    const base = { problem: 'Check each claim.', steps: ['even 2', 'even 5'], stepLabels: [1, 0] };
+    expect(() => checkStepRecord({ ...base, correctPrefix: [6] }, 'record 0')).toThrow(/one length per step/);
+    expect(() => checkStepRecord({ ...base, correctPrefix: [7, 0] }, 'record 0')).toThrow(
+      /step 0 must be a whole number of characters from 0 to the step's 6, got 7/,
+    );
+    expect(() => checkStepRecord({ ...base, stepLabels: [Number.NaN, 0], correctPrefix: [6, 5] }, 'record 0')).toThrow(/needs a label on every step/);
   });
 });
