@@ -109,6 +109,8 @@ export * from './recipes/index.js';
 export {
   ProcessRM,
   ScoredPrefix,
+  stepDetectionModes,
+  type StepDetectionMode,
   type OutcomeScores,
   type PairErrors,
   type ScoringOptions,
@@ -121,6 +123,8 @@ export {
   type StepGradientOptions,
   type StepGradients,
   type StepTokenGradients,
+  type IntegrationCheck,
+  type IntegrationBaseline,
   type ScoringInput,
   type StepActivations,
   type StepScores,
@@ -130,7 +134,15 @@ export {
   type TokenizedPair,
   type TokenizedStep,
 } from './process-rm/index.js';
-export { forwardInBatches, type ForwardBatchOptions, type SequenceReads } from './process-rm/forward-batches.js';
+export {
+  forwardInBatches,
+  forwardReadsInBatches,
+  type ForwardBatchOptions,
+  type ForwardReadsOptions,
+  type SequenceReads,
+} from './process-rm/forward-batches.js';
+export { describeProbe, fitProbe, probeLogits, sigmoid, validateProbe, type FitProbeOptions, type Probe, type ProbeLayer } from './probes/index.js';
+export * from './step-detection/index.js';
 export {
   RemoteHttpError,
   RemoteModelNotFoundError,

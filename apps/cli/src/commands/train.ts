@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
 import {
@@ -19,6 +19,7 @@ import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
+import { readTextFile } from '../read-text-file.js';
 import { writeText } from '../write-text.js';
 
 const trainUsage = `Usage:
@@ -103,16 +104,8 @@ const trainOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function readText(path: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InvalidInputError(`${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { location: path, cause: error });
-  }
-}
-
 async function readJson(path: string, what: string): Promise<unknown> {
-  const text = await readText(path, what);
+  const text = await readTextFile(path, what);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -186,12 +179,12 @@ export const trainCommand: Command = {
     }
     const recipe: ReadingRecipe = resolveRecipe(values.recipe ?? 'trl-token-classification');
     const parse = { afterError } as const;
-    const records = parseRecordsText(await readText(values.data, 'the data'), values.data, parse);
+    const records = parseRecordsText(await readTextFile(values.data, 'the data'), values.data, parse);
     let training = records;
     let heldOut: StepRecord[];
     let heldOutDescription: string;
     if (values['held-out'] !== undefined) {
-      heldOut = parseRecordsText(await readText(values['held-out'], 'the held-out data'), values['held-out'], parse);
+      heldOut = parseRecordsText(await readTextFile(values['held-out'], 'the held-out data'), values['held-out'], parse);
       heldOutDescription = `${heldOut.length} records of ${values['held-out']}`;
     } else {
       ({ training, heldOut } = splitHeldOut(records, fraction, seed));

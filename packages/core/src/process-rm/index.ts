@@ -7,4 +7,5 @@ export type { TinyModelOptions } from './load-tiny.js';
 export type { PretrainedOptions } from './load-pretrained.js';
 export type { PretrainedFiles } from './load-from-files.js';
 export type { ScoreHvp, ScoreHvpOptions } from './score-hvp.js';
-export type { PairStepGradients, StepGradientOptions, StepGradients, StepTokenGradients } from './step-gradients.js';
+export type { IntegrationBaseline, IntegrationCheck, PairStepGradients, StepGradientOptions, StepGradients, StepTokenGradients } from './step-gradients.js';
+export { stepDetectionModes, type StepDetectionMode } from './learned-steps.js';

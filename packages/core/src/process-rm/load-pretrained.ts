@@ -5,6 +5,7 @@ import { inferRecipe } from '../recipes/infer-recipe.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
+import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { readPretrainedFiles } from './pretrained-files.js';
 
@@ -19,7 +20,7 @@ export interface PretrainedOptions {
   slidingWindow?: 'refuse' | 'limit-positions';
 }
 
-export type LoadedPretrained = ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe };
+export type LoadedPretrained = ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe; stepDetector?: StepDetector };
 
 /** Loads a PRM folder's model, tokenizer and recipe from disk, and resolves a backend for it (Node only). */
 export async function loadPretrained(folder: string, options: PretrainedOptions): Promise<LoadedPretrained> {
@@ -57,5 +58,11 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
     });
   }
   const resolved = await resolveBackend(options.backend ?? 'auto', contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
-  return { ...resolved, notes: [...resolved.notes, ...notes, ...contents.notes], tokenizer, recipe };
+  return {
+    ...resolved,
+    notes: [...resolved.notes, ...notes, ...contents.notes],
+    tokenizer,
+    recipe,
+    ...(contents.stepDetector ? { stepDetector: contents.stepDetector } : {}),
+  };
 }

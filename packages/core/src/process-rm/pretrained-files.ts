@@ -5,6 +5,7 @@ import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
 import { readJsonFile, readWholeFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
 import { chooseOnnxGraph } from '../loading/onnx-graph-choice.js';
 import type { HeadSpec } from '../model/decoder-config.js';
+import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
 
 /* Browser-safe: what a PRM folder holds, read through `ModelFiles` (a folder on disk, picked files, bytes). */
 
@@ -14,6 +15,8 @@ export interface PretrainedFolder {
   tokenizerConfig: unknown | null;
   /** The model's vocabulary size from config.json. */
   vocabSize: number;
+  /** The folder's `step-detector.json`, when it has one. */
+  stepDetector?: StepDetector;
   notes: string[];
 }
 
@@ -28,6 +31,9 @@ const externalDataFile = /\.onnx[._]data$/;
  */
 export async function readPretrainedFiles(files: ModelFiles, heads: HeadSpec[], options: DecoderConfigFromHfOptions = {}): Promise<PretrainedFolder> {
   const entries = await files.list();
+  const stepDetector = await readStepDetector(files, entries);
+  const detectorFields = stepDetector ? { stepDetector } : {};
+  const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
   const graph = await chooseOnnxGraph(files);
   if (graph !== undefined) {
     const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
@@ -41,7 +47,8 @@ export async function readPretrainedFiles(files: ModelFiles, heads: HeadSpec[], 
       tokenizerJson,
       tokenizerConfig,
       vocabSize: Number((config as { vocab_size?: unknown }).vocab_size),
-      notes: [`found ${files.describe(graph)}: the ONNX graph is run, not the safetensors weights`],
+      ...detectorFields,
+      notes: [`found ${files.describe(graph)}: the ONNX graph is run, not the safetensors weights`, ...detectorNotes],
     };
   }
   const loaded = await loadDecoderFiles(files, { heads, ...options });
@@ -50,8 +57,23 @@ export async function readPretrainedFiles(files: ModelFiles, heads: HeadSpec[], 
     tokenizerJson: loaded.tokenizerJson,
     tokenizerConfig: loaded.tokenizerConfig,
     vocabSize: loaded.model.config.vocabSize,
-    notes: loaded.notes,
+    ...detectorFields,
+    notes: [...loaded.notes, ...detectorNotes],
   };
+}
+
+/** The folder's learned step-boundary detector, checked, or undefined when it has none. A malformed one is a `ModelLoadError` naming the file. */
+async function readStepDetector(files: ModelFiles, entries: readonly string[]): Promise<StepDetector | undefined> {
+  if (!entries.includes(stepDetectorFileName)) return undefined;
+  const value = await readJsonFile(files, stepDetectorFileName);
+  try {
+    return validateStepDetector(value, 'step detector');
+  } catch (error) {
+    throw new ModelLoadError(`is not a step detector this version reads (${error instanceof Error ? error.message : String(error)})`, {
+      file: files.describe(stepDetectorFileName),
+      cause: error,
+    });
+  }
 }
 
 async function onnxSource(files: ModelFiles, graph: string, entries: readonly string[], config: unknown): Promise<OnnxModelSource> {
