@@ -26,8 +26,9 @@ export interface SearchCounts {
   /** Tokens the policy generated, for every proposal (kept or pruned). */
   generatedTokens: number;
   /**
-   * Tokens run through the PRM: exactly, with a `meter`; without one, the tokens appended to the
-   * cached prefixes (incremental) or the whole sequences (full), and `scoredTokensExact` is false.
+   * Tokens run through the PRM: exactly, with a `meter`; without one, the tokens each new prefix
+   * ran from its parent's cache (`ScoredPrefix.tokensRun`, incremental) or the whole sequences
+   * (full), what a local backend runs, and `scoredTokensExact` is false.
    */
   scoredTokens: number;
   scoredTokensExact: boolean;
