@@ -1,5 +1,5 @@
 import type { OrganismItem, OrganismPolicy } from '@reward-lens/organism';
-import { monteCarloLabels, type StepPolicy } from '../../src/index.js';
+import { deriveSeed, monteCarloLabels, type StepPolicy } from '../../src/index.js';
 
 /** Per step of a solution: whether the solution up to it has no error (ProcessBench's labels). */
 export function trueStepLabels(item: Pick<OrganismItem, 'steps' | 'firstErrorStep'>): boolean[] {
@@ -30,7 +30,12 @@ export interface LabelledStep {
   value: number;
 }
 
-/** The MC values of every step of every item, with `rollouts` rollouts per prefix (the API's `monteCarloLabels`, sweep mode). */
+/**
+ * The MC values of every step of every item, with `rollouts` rollouts per prefix (the API's
+ * `monteCarloLabels`, sweep mode). Item i's rollouts are seeded `deriveSeed(seed, i)`: one seed for
+ * all would draw the same random numbers for every item's prefix k, and the items' labels would
+ * err together instead of independently.
+ */
 export async function labelSteps(
   stepPolicy: StepPolicy,
   organismPolicy: OrganismPolicy,
@@ -39,8 +44,12 @@ export async function labelSteps(
   seed: number,
 ): Promise<LabelledStep[][]> {
   const labelled: LabelledStep[][] = [];
-  for (const item of items) {
-    const labels = await monteCarloLabels(stepPolicy, { problem: item.problem, steps: [...item.steps], reference: String(item.answer) }, { rollouts, seed });
+  for (const [index, item] of items.entries()) {
+    const labels = await monteCarloLabels(
+      stepPolicy,
+      { problem: item.problem, steps: [...item.steps], reference: String(item.answer) },
+      { rollouts, seed: deriveSeed(seed, index) },
+    );
     const truth = trueStepLabels(item);
     labelled.push(
       labels.soft.map((value, index) => ({

@@ -43,6 +43,14 @@ describe("labelSteps with the organism's policy", () => {
     expect(quality.accuracy).toBeCloseTo(quality.expectedAccuracy, 12);
   });
 
+  it('draws each item its own rollouts: the same solution twice gets values of its own each time', async () => {
+    const organism = createOrganismPolicy({ errorProbability: 0.25, rescueProbability: 0.3 });
+    const item = items.find((each) => continuable(organism, each) && each.steps.length >= 4)!;
+    const [first, second] = await labelSteps(generatorPolicy(organism, { prompt: stepLinesPrompt }), organism, [item, item], 16, 0);
+    expect(first!.map((step) => step.exact)).toEqual(second!.map((step) => step.exact));
+    expect(first!.slice(0, -1).map((step) => step.value)).not.toEqual(second!.slice(0, -1).map((step) => step.value));
+  });
+
   it('with errors and rescues, the measured label rates follow the closed form (4 binomial standard deviations)', async () => {
     const organism = createOrganismPolicy({ errorProbability: 0.25, rescueProbability: 0.3 });
     const usable = items.filter((item) => continuable(organism, item));
