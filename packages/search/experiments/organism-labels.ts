@@ -44,10 +44,11 @@ export const defaultLabelExperiment: LabelExperimentOptions = {
   steps: [3, 5],
   maxNumber: 20,
   train: {
-    items: 2000,
+    // Enough solutions that 800 steps see each about three times (2,000 were memorised, held-out loss rising).
+    items: 12_000,
     rollouts: 8,
     heldOut: 300,
-    budget: { steps: 600, batchTokens: 4096, learningRate: 3e-3, seed: 0, hiddenSize: 64, numLayers: 2, numHeads: 4, intermediateSize: 176 },
+    budget: { steps: 800, batchTokens: 4096, learningRate: 3e-3, seed: 0, hiddenSize: 64, numLayers: 2, numHeads: 4, intermediateSize: 176 },
     out: join(tmpdir(), 'reward-lens-organism-labels'),
   },
 };
