@@ -5,7 +5,7 @@
  * labels with the same small budget, both scored on ProcessBench items from unseen seeds.
  * Deterministic by seed.
  *
- *   pnpm --filter @reward-lens/search experiment:labels [-- --items 300 --rollouts 1,2,4,8,16,32,64 --train-steps 600 --out <folder>]
+ *   pnpm --filter @reward-lens/search experiment:labels [--items 300 --rollouts 1,2,4,8,16,32,64 --train-steps 800 --out <folder>]
  */
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * best-of-N and majority vote at equal generation budgets, with the organism's policy, every
  * choice judged by the organism's verifier. Deterministic by seed.
  *
- *   pnpm --filter @reward-lens/search experiment:search [-- --problems 100 --prm default|verifier|<folder> --n 4,8,16]
+ *   pnpm --filter @reward-lens/search experiment:search [--problems 100 --prm default|verifier|<folder> --n 4,8,16]
  */
 import { fileURLToPath } from 'node:url';
 import { createOrganism, createOrganismPolicy } from '@reward-lens/organism';

@@ -5,12 +5,12 @@ import { UsageError } from '../usage-error.js';
 import type { LoadedPolicy, PolicySettings } from './search-policy.js';
 
 /** How `--policy organism:...` is written, for the help. */
-export const organismPolicyHelp = `organism[:error=<p>,rescue=<r>,kinds=<kind>+<kind>]: the organism's policy (its
-                            problems only: reward-lens organism writes them): each step is wrong
-                            with probability p (default 0.1); off track, a wrong step is a
-                            compensating one with probability r (default 0.1); kinds are
-                            ${policyErrorKinds.join(', ')} (default: all).
-                            Its sampling is its own: --temperature and --top-p do not apply`;
+export const organismPolicyHelp = `organism[:error=<p>,rescue=<r>,kinds=<kind>+<kind>]: the organism's
+                            policy, for organism problems (reward-lens organism writes them): each
+                            step is wrong with probability p (default 0.1); off track, a wrong step
+                            is a compensating one with probability r (default 0.1); kinds are
+                            ${policyErrorKinds.join(', ')} (default: all);
+                            its sampling is its own (--temperature and --top-p do not apply).`;
 
 const probability = (key: string, text: string, usage: string) =>
   parseNumberOption(`organism's ${key}`, text, (value) => value >= 0 && value <= 1, 'a probability, 0 to 1', usage);

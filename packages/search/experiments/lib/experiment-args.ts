@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 
 /** Flags of an experiment script: `--name value` (or `--name=value`), numbers and comma-separated lists. */
 export function experimentArgs<Names extends string>(argv: readonly string[], names: readonly Names[]) {
+  // `pnpm run <script> -- --flag` passes the "--" on.
   const { values } = parseArgs({
-    args: [...argv],
+    args: argv[0] === '--' ? argv.slice(1) : [...argv],
     options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
     strict: true,
     allowPositionals: false,

@@ -72,7 +72,7 @@ export interface SearchOptions {
   /** Seeds every policy call. Default 0. */
   seed?: number;
   /**
-   * `incremental` (default): new steps are scored on the cached prefix (`ScoredPrefix.extendMany`).
+   * `incremental` (default): new steps are scored on the cached prefixes (`ScoredPrefix.extendAll`).
    * `full`: every candidate prefix is re-scored from the start, as Python search libraries do;
    * the same picks, for comparison and benchmarks.
    */
