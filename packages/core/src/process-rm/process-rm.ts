@@ -25,9 +25,10 @@ import { applyLearnedSteps, resolveStepDetection, type StepDetectionMode, type S
 import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
 import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
-import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';
+import { type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
 import { tokenizeInputs } from './tokenize-inputs.js';
-import { ScoredPrefix } from './scored-prefix.js';
+import { ScoredPrefix, type PrefixContext } from './scored-prefix.js';
+import { stableTokenCount, stepJoinerOf } from './stable-token-count.js';
 import { computeScoreHvp, type ScoreHvp, type ScoreHvpOptions } from './score-hvp.js';
 import { computeStepGradients, type DerivativeContext, type StepGradientOptions, type StepGradients } from './step-gradients.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
@@ -91,6 +92,7 @@ export class ProcessRM {
   private readonly columns: number[] | undefined;
   /** Set when the scores come from a remote engine (fromVllm) instead of the backend's forward pass. */
   private remote: RemoteStepReader | undefined;
+  private prefixContext: PrefixContext | undefined;
 
   private constructor(backend: BackendV1, tokenizer: PrmTokenizer, options: ProcessRMOptions) {
     this.backend = backend;
@@ -379,14 +381,17 @@ export class ProcessRM {
       throw new UnsupportedCapabilityError({ capability: 'KV cache', backend: this.backend.name, operation: 'prefix scoring with a cache' });
     }
     if (typeof problem !== 'string') throw new InvalidInputError('problem must be a string');
-    const context = {
+    // One context per ProcessRM: prefixes of any of its problems can be extended together.
+    this.prefixContext ??= {
       backend: this.backend,
       tokenizer: this.tokenizer,
       recipe: this.recipe,
       columns: this.columns,
+      batchSize: this.options.batchSize,
       tokenize: (text: string, steps: readonly string[]) => this.tokenize({ problem: text, steps }),
+      stableTokens: (pair: TokenizedPair) => stableTokenCount(this.tokenizer, this.recipe, pair, stepJoinerOf(this.recipe, this.options.delimiter)),
     };
-    return new ScoredPrefix(context, problem, [], [], new Float32Array(0), undefined);
+    return new ScoredPrefix(this.prefixContext, problem, [], [], new Float32Array(0), undefined);
   }
 
   /** Frees the backend. */
