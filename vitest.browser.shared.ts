@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { playwright } from '@vitest/browser-playwright';
 import { defineProject } from 'vitest/config';
+import { chromiumFlags, chromiumPath } from './chromium-flags.js';
 
 /**
  * A package's `*.browser.test.ts` in headless Chromium: Debian's `/usr/bin/chromium` driven by
@@ -8,22 +9,13 @@ import { defineProject } from 'vitest/config';
  * through the `@reward-lens/source` condition, with the browser's conditions after it.
  */
 export function rewardLensBrowserProject(name: string, options: { testTimeout?: number; optimizeDepsExclude?: string[] } = {}) {
-  const chromium = '/usr/bin/chromium';
+  const chromium = chromiumPath;
   if (!existsSync(chromium)) {
     throw new Error(
       `${name} needs Chromium at ${chromium}: install Debian's "chromium" package (apt-get install -y chromium libvulkan1), as tools/bootstrap.sh does`,
     );
   }
-  const flags = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--enable-unsafe-webgpu',
-  ];
+  const flags = [...chromiumFlags, '--enable-unsafe-webgpu'];
   return defineProject({
     resolve: { conditions: ['@reward-lens/source', 'module', 'browser', 'import', 'default'] },
     optimizeDeps: { exclude: options.optimizeDepsExclude ?? [] },

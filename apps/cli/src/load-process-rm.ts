@@ -1,7 +1,8 @@
 import { ModelLoadError, ProcessRM, recipePresets, resolveRecipe, type StepDelimiter } from '@reward-lens/core';
 import { requireBackendPackage } from './register-backends.js';
+import { readStepDetectorFile, type StepDetectionChoice } from './step-detection-options.js';
 
-export interface ModelSettings {
+export interface ModelSettings extends StepDetectionChoice {
   /** A Hugging Face-style model folder; absent: the seeded tiny model. */
   model?: string;
   /** A preset name (`reward-lens recipes`); absent: inferred from the folder's config.json, or the tiny model's own. */
@@ -41,6 +42,8 @@ export async function loadProcessRM(settings: ModelSettings): Promise<ProcessRM>
     ...(settings.delimiter !== undefined ? { delimiter: settings.delimiter } : {}),
     ...(settings.batchSize !== undefined ? { batchSize: settings.batchSize } : {}),
     ...(settings.truncation !== undefined ? { truncation: settings.truncation } : {}),
+    ...(settings.stepDetection !== undefined ? { stepDetection: settings.stepDetection } : {}),
+    ...(settings.stepDetectorFile !== undefined ? { stepDetector: await readStepDetectorFile(settings.stepDetectorFile) } : {}),
   };
   if (settings.model === undefined) {
     return ProcessRM.fromTiny({ ...common, seed: settings.seed, ...(settings.recipe !== undefined ? { recipe: resolveRecipe(settings.recipe) } : {}) });

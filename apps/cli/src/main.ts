@@ -5,12 +5,14 @@ import { convertCommand } from './commands/convert.js';
 import { evalCommand } from './commands/eval.js';
 import { exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
+import { inspectCommand } from './commands/inspect.js';
 import { organismCommand } from './commands/organism.js';
 import { labelCommand } from './commands/label.js';
 import { recipesCommand } from './commands/recipes.js';
 import { rerankCommand } from './commands/rerank.js';
 import { scoreCommand } from './commands/score.js';
 import { trainCommand } from './commands/train.js';
+import { trainDetectorCommand } from './commands/train-detector.js';
 import { simulateCommand } from './commands/simulate.js';
 import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
@@ -28,6 +30,7 @@ const commands: readonly Command[] = [
   rerankCommand,
   searchCommand,
   labelCommand,
+  inspectCommand,
   capsCommand,
   recipesCommand,
   generateCommand,
@@ -35,6 +38,7 @@ const commands: readonly Command[] = [
   exportCommand,
   organismCommand,
   trainCommand,
+  trainDetectorCommand,
 ];
 
 function topLevelUsage(): string {

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
 import { createRandomDecoder, ModelLoadError, registerBackend, resolveBackend, type RewardLensError } from '@reward-lens/core/internal';
 import { expectClose } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
@@ -39,6 +40,41 @@ describe('loading models', () => {
     expect((error as ModelLoadError).file).toBe(path);
     expect((await loadError(graph.subarray(0, 1000))).message).toMatch(/^<in-memory ONNX model>: onnxruntime cannot load it/);
     expect((await loadError(join(root, 'absent.onnx'))).message).toContain('absent.onnx');
+  });
+
+  it('runs a graph held in memory (ProcessRM.fromFiles) with the text of its config.json, as from disk; broken bytes are named by their path', async () => {
+    const unregister = registerBackend(onnxNodeBackendRegistration);
+    try {
+      const folder = join(root, 'in-memory');
+      await writeOnnxModelFolder(folder, { model, onnx: { withPast: true } });
+      const path = join(folder, 'onnx', 'model.onnx');
+      const settings = { 'onnx-node': { intraOpThreads: 1 } };
+      const configJson = await readFile(join(folder, 'config.json'), 'utf8');
+      const bytes = new Uint8Array(await readFile(path));
+      const onDisk = await resolveBackend('onnx-node', { kind: 'onnx', path, description: path }, { settings });
+      const inMemory = await resolveBackend(
+        'onnx-node',
+        { kind: 'onnx', path: 'picked/onnx/model.onnx', bytes, configJson, description: 'picked' },
+        { settings },
+      );
+      expect(inMemory.backend.info).toEqual(onDisk.backend.info);
+      const pair = ['Compute (2+2)*3-5.', 'First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.'] as const;
+      const [fromDisk, fromMemory] = await Promise.all(
+        [onDisk, inMemory].map((resolved) => ProcessRM.fromBackend(resolved.backend, createByteBpeTokenizer()).stepScores([pair])),
+      );
+      expect(Array.from(fromMemory!.value.curves[0]!)).toEqual(Array.from(fromDisk!.value.curves[0]!));
+      await Promise.all([onDisk.backend.dispose(), inMemory.backend.dispose()]);
+
+      await expect(
+        resolveBackend(
+          'onnx-node',
+          { kind: 'onnx', path: 'picked/model.onnx', bytes: bytes.subarray(0, 1000), configJson, description: 'picked' },
+          { settings },
+        ),
+      ).rejects.toMatchObject({ code: 'MODEL_LOAD', message: expect.stringMatching(/^picked\/model\.onnx: onnxruntime cannot load it/) });
+    } finally {
+      unregister();
+    }
   });
 
   it('rejects a graph of an unknown layout, listing its inputs and outputs with shapes', async () => {

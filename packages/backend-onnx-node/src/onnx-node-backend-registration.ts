@@ -1,9 +1,10 @@
 import { isDecoderSource, isOnnxSource, unsupportedSourceReason } from '@reward-lens/core';
 import type { BackendRegistration } from '@reward-lens/core';
+import { inMemoryGraphOptions } from '@reward-lens/onnx-backend-common';
 import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onnx-node-backend.js';
 
 /**
- * Registers `onnx-node` (priority 20, above `tiny`): it runs ONNX graphs from disk, and decoder
+ * Registers `onnx-node` (priority 20, above `tiny`): it runs ONNX graphs from disk or in memory (`source.bytes`), and decoder
  * weights in memory by first exporting them with `@reward-lens/onnx-export` (in memory, so up to
  * protobuf's 2 GiB; with the cache and hidden states, and LINEAR_READOUT from the weights).
  * Settings come from `settings['onnx-node']` (`OnnxNodeBackendOptions`).
@@ -17,7 +18,10 @@ export const onnxNodeBackendRegistration: BackendRegistration = {
   },
   async create(source, options) {
     const settings = (options.settings?.['onnx-node'] ?? {}) as OnnxNodeBackendOptions;
-    if (isOnnxSource(source)) return createOnnxNodeBackend(source.path, settings);
+    if (isOnnxSource(source)) {
+      // A graph already in memory (picked files, `ProcessRM.fromFiles`) runs from its bytes, with the config.json text it came with.
+      return source.bytes ? createOnnxNodeBackend(source.bytes, inMemoryGraphOptions(source, settings)) : createOnnxNodeBackend(source.path, settings);
+    }
     if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('onnx-node', source, ['onnx', 'decoder']));
     // Loaded only when a decoder is exported, so that running ONNX files needs no exporter.
     const { exportDecoderToOnnx } = await import('@reward-lens/onnx-export');

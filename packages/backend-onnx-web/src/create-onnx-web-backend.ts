@@ -38,7 +38,7 @@ export async function createOnnxWebBackend(model: string | Uint8Array, options: 
     ...shared,
     name: 'onnx-web',
     ort,
-    file: typeof model === 'string' ? model : undefined,
+    file: typeof model === 'string' ? model : shared.file,
     configFromFile: file.configFromFile,
     runtimeNote,
     // No memory patterns: one is planned and kept per input shape, so a stream of varying lengths grows memory.

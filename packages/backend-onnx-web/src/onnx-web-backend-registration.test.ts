@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
 import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/core/internal';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,42 @@ describe('onnxWebBackendRegistration in Node', () => {
       expect(fromFile.backend.info.heads.map((head) => head.name)).toEqual(['value', 'classifier', 'lm']);
       expect(fromFile.backend.supportsCache).toBe(false);
       await fromFile.backend.dispose();
+    } finally {
+      unregister();
+    }
+  });
+
+  it('runs a graph held in memory (ProcessRM.fromFiles) with the text of its config.json, as from disk; broken bytes are named by their path', async () => {
+    const unregister = registerBackend(onnxWebBackendRegistration);
+    try {
+      const folder = join(root, 'in-memory');
+      await writeOnnxModelFolder(folder, { model, onnx: { withPast: true } });
+      const path = join(folder, 'onnx', 'model.onnx');
+      const settings = { 'onnx-web': { numThreads: 1 } };
+      const configJson = await readFile(join(folder, 'config.json'), 'utf8');
+      const bytes = new Uint8Array(await readFile(path));
+      const onDisk = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings });
+      const inMemory = await resolveBackend(
+        'onnx-web',
+        { kind: 'onnx', path: 'picked/onnx/model.onnx', bytes, configJson, description: 'picked' },
+        { settings },
+      );
+      expect(inMemory.backend.info).toEqual(onDisk.backend.info);
+      expect(inMemory.backend.supportsCache).toBe(true);
+      const pair = ['Compute (2+2)*3-5.', 'First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.'] as const;
+      const [fromDisk, fromMemory] = await Promise.all(
+        [onDisk, inMemory].map((resolved) => ProcessRM.fromBackend(resolved.backend, createByteBpeTokenizer()).stepScores([pair])),
+      );
+      expect(Array.from(fromMemory!.value.curves[0]!)).toEqual(Array.from(fromDisk!.value.curves[0]!));
+      await Promise.all([onDisk.backend.dispose(), inMemory.backend.dispose()]);
+
+      await expect(
+        resolveBackend(
+          'onnx-web',
+          { kind: 'onnx', path: 'picked/model.onnx', bytes: bytes.subarray(0, 1000), configJson, description: 'picked' },
+          { settings },
+        ),
+      ).rejects.toMatchObject({ code: 'MODEL_LOAD', message: expect.stringMatching(/^picked\/model\.onnx: onnxruntime cannot load it/) });
     } finally {
       unregister();
     }

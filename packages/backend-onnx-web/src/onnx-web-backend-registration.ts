@@ -1,12 +1,14 @@
 import { isDecoderSource, isOnnxSource, unsupportedSourceReason } from '@reward-lens/core';
 import type { BackendRegistration } from '@reward-lens/core';
+import { inMemoryGraphOptions } from '@reward-lens/onnx-backend-common';
 import { createOnnxWebBackend, type OnnxWebBackendOptions } from './create-onnx-web-backend.js';
 
 /**
  * Registers `onnx-web` (priority 15: below `onnx-node`, above `tiny`). It runs in browsers and in
- * Node: ONNX graphs (`source.path` is read from disk in Node and fetched in browsers), and decoder
- * weights by first exporting them with `@reward-lens/onnx-export` in memory (with the cache and
- * hidden states, and LINEAR_READOUT from the weights). Settings come from `settings['onnx-web']`
+ * Node: ONNX graphs (`source.bytes` when the graph is in memory, else `source.path`, read from disk
+ * in Node and fetched in browsers), and decoder weights by first exporting them with
+ * `@reward-lens/onnx-export` in memory (with the cache and hidden states, and LINEAR_READOUT from
+ * the weights). Settings come from `settings['onnx-web']`
  * (`OnnxWebBackendOptions`).
  */
 export const onnxWebBackendRegistration: BackendRegistration = {
@@ -18,7 +20,10 @@ export const onnxWebBackendRegistration: BackendRegistration = {
   },
   async create(source, options) {
     const settings = (options.settings?.['onnx-web'] ?? {}) as OnnxWebBackendOptions;
-    if (isOnnxSource(source)) return createOnnxWebBackend(source.path, settings);
+    if (isOnnxSource(source)) {
+      // A graph already in memory (picked files, `ProcessRM.fromFiles`) runs from its bytes, with the config.json text it came with.
+      return source.bytes ? createOnnxWebBackend(source.bytes, inMemoryGraphOptions(source, settings)) : createOnnxWebBackend(source.path, settings);
+    }
     if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('onnx-web', source, ['onnx', 'decoder']));
     // Loaded only when a decoder is exported, so that running ONNX files needs no exporter.
     const { exportDecoderToOnnx } = await import('@reward-lens/onnx-export');

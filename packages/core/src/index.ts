@@ -23,6 +23,7 @@ export {
 export { createEvidence, type Evidence, type Gauge, type Trust } from './evidence.js';
 export {
   applyStepCalibration,
+  calibrationNote,
   validateStepCalibration,
   type CalibrationMap,
   type CalibrationSet,
@@ -109,6 +110,8 @@ export * from './recipes/index.js';
 export {
   ProcessRM,
   ScoredPrefix,
+  stepDetectionModes,
+  type StepDetectionMode,
   type OutcomeScores,
   type PairErrors,
   type ScoringOptions,
@@ -121,15 +124,26 @@ export {
   type StepGradientOptions,
   type StepGradients,
   type StepTokenGradients,
+  type IntegrationCheck,
+  type IntegrationBaseline,
   type ScoringInput,
   type StepActivations,
   type StepScores,
   type TinyModelOptions,
   type PretrainedOptions,
+  type PretrainedFiles,
   type TokenizedPair,
   type TokenizedStep,
 } from './process-rm/index.js';
-export { forwardInBatches, type ForwardBatchOptions, type SequenceReads } from './process-rm/forward-batches.js';
+export {
+  forwardInBatches,
+  forwardReadsInBatches,
+  type ForwardBatchOptions,
+  type ForwardReadsOptions,
+  type SequenceReads,
+} from './process-rm/forward-batches.js';
+export { describeProbe, fitProbe, probeLogits, sigmoid, validateProbe, type FitProbeOptions, type Probe, type ProbeLayer } from './probes/index.js';
+export * from './step-detection/index.js';
 export {
   RemoteHttpError,
   RemoteModelNotFoundError,

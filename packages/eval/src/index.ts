@@ -51,4 +51,17 @@ export { mcLabelsClosedForm, simulateMcLabels, type McLabelOptions, type McLabel
 export { simulateBestOfN, type BestOfNToyOptions, type BestOfNToyResult, type BestOfNToyRow } from './simulate/best-of-n-toy.js';
 export { createSeededRandom, type SeededRandom } from './random/seeded-random.js';
 export { renderReport } from './report/render-report.js';
+export { readoutByLayer, readoutLayers, type LayerReadout } from './inspect/layer-readout.js';
+export {
+  labelledSteps,
+  probeBattery,
+  type LabelledSolution,
+  type LayerProbeRow,
+  type ProbeBattery,
+  type ReadingFigures,
+} from './inspect/correctness-probes.js';
+export { attributeSteps, type AttributionOptions, type PairAttribution, type StepAttribution, type TokenAttribution } from './inspect/token-attribution.js';
+export { inspectSolution, type InspectOptions } from './inspect/inspect-solution.js';
+export type { InspectData } from './inspect/inspect-data.js';
+export { renderInspectPage } from './inspect/render-inspect-page.js';
 export type { PlotLibrary, ReportData } from './report/report-data.js';

@@ -1,4 +1,4 @@
 // Node-only parts of @reward-lens/eval: reading benchmark files and writing the HTML report.
 export { readProcessBenchFile } from './node/read-processbench-file.js';
 export { readPrmBenchFile } from './node/read-prmbench-file.js';
-export { loadPlotLibrary, writeReport } from './node/plot-library.js';
+export { loadPlotLibrary, writeInspectPage, writeReport } from './node/plot-library.js';

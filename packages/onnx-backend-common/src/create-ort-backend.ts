@@ -31,6 +31,8 @@ export interface OnnxBackendOptions {
    * longest single row, whatever the stream.
    */
   maxRunBytes?: number;
+  /** How errors name the model (default: its path, or `<in-memory ONNX model>` for bytes). */
+  file?: string;
 }
 
 /** What a runtime package hands to `createOrtBackend`. */
@@ -43,8 +45,6 @@ export interface OrtBackendSettings<SessionOptions extends object = object> exte
   sessionOptions?: SessionOptions;
   /** The `config.json` beside the model, read by the runtime package (`parseOnnxConfigJson`); under `decoder` and `config`. */
   configFromFile?: OnnxModelConfig;
-  /** The model's name in errors when `model` is bytes read from a file or URL (default: the path, or `<in-memory ONNX model>`). */
-  file?: string;
   /** Appended to `info.description` after `sourceNote`: how the runtime runs it (`wasm execution provider`). */
   runtimeNote?: string;
 }

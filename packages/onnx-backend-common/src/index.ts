@@ -4,3 +4,4 @@ export { createOrtBackend, type OnnxBackendOptions, type OrtBackendSettings } fr
 export { parseOnnxConfigJson, type OnnxHeadConfig, type OnnxModelConfig } from './onnx-model-config.js';
 export type { OrtModule, OrtSession, OrtTensor, OrtTensorConstructor, OrtValueMetadata } from './ort-module.js';
 export { configLocations } from './config-locations.js';
+export { inMemoryGraphOptions } from './in-memory-graph.js';

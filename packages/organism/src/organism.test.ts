@@ -133,4 +133,30 @@ describe('createOrganism', () => {
       { numRuns: 30, seed: 99 },
     );
   });
+
+  it('names what a correct solution writes in place of the first error: the clean step there, which the flawed one departs from, and the steps before it are shared', () => {
+    fc.assert(
+      fc.property(optionsArbitrary, (options) => {
+        const organism = createOrganism(options);
+        for (const item of organism.items(12)) {
+          if (item.firstErrorStep === -1) {
+            expect(item.expectedStep).toBeNull();
+            continue;
+          }
+          const expected = item.expectedStep;
+          if (expected === null) {
+            // Only an added step after the last operation has no counterpart.
+            expect(item.verdicts[item.firstErrorStep]).toBe('unneeded-step');
+            continue;
+          }
+          expect(expected).not.toBe(item.steps[item.firstErrorStep]);
+          // The expected step, with the steps before it, is a correct prefix as the verifier reads it.
+          const prefix = [...item.steps.slice(0, item.firstErrorStep), expected];
+          expect(verifySolution(item.problem, prefix).steps.map((step) => step.verdict)).toEqual(prefix.map(() => 'correct'));
+        }
+        for (const pair of organism.pairs(4)) expect(pair.flawed.expectedStep).toBe(pair.clean.steps[pair.step] ?? null);
+      }),
+      { numRuns: 40, seed: 7 },
+    );
+  });
 });

@@ -24,6 +24,13 @@ export interface OrganismItem {
   /** The answer the solution states. */
   readonly finalAnswer: number;
   readonly finalAnswerCorrect: boolean;
+  /**
+   * What a correct solution writes in place of the first erroneous step (the steps before it are
+   * the same text in both), or null: a correct solution, or one whose first error is a step added
+   * where a correct solution has ended. Where the two texts first differ is where the error begins,
+   * which is what token-level labels need.
+   */
+  readonly expectedStep: string | null;
 }
 
 /** The same problem solved twice: correctly, and with one injected error at `step` (the steps before it are the same text). */
@@ -97,16 +104,19 @@ function toItem(id: string, problem: BuiltProblem, context: SolutionContext, ste
   const answer = context.truth.at(-1)!;
   const finalAnswer = steps.at(-1)!.stated;
   if (finalAnswer === undefined) throw new Error(`a written solution ends with its answer step: ${JSON.stringify(steps.at(-1))}`);
+  const firstErrorStep = steps.findIndex((step) => step.verdict !== 'correct');
+  const clean = firstErrorStep === -1 ? [] : writeCleanSolution(context);
   return {
     id,
     problem: problem.text,
     steps: steps.map((step) => step.text),
     verdicts: steps.map((step) => step.verdict),
-    firstErrorStep: steps.findIndex((step) => step.verdict !== 'correct'),
+    firstErrorStep,
     errorKind,
     answer,
     finalAnswer,
     finalAnswerCorrect: finalAnswer === answer,
+    expectedStep: firstErrorStep === -1 ? null : (clean[firstErrorStep]?.text ?? null),
   };
 }
 

@@ -45,7 +45,7 @@ export async function compareBeamScoring(config: DecoderConfig, pairs: number): 
   const meter = meterBackend(backend);
   const prm = ProcessRM.fromBackend(meter, createByteBpeTokenizer());
   console.log(
-    `\nbeam search, n 8, beam width 2, ${depth} steps: scoring time, incremental (ScoredPrefix.extendMany) vs re-scoring every prefix (medians of ${pairs} alternated pairs)`,
+    `\nbeam search, n 8, beam width 2, ${depth} steps: scoring time, incremental (ScoredPrefix.extendAll) vs re-scoring every prefix (medians of ${pairs} alternated pairs)`,
   );
   for (const [label, ending] of [
     ['steps ending "."', '.'],

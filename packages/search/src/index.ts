@@ -12,7 +12,7 @@ export {
 } from './openai/openai-completions-client.js';
 export { completeSolutions, statesAnswer, type CompleteOptions } from './policy/complete-solutions.js';
 export { deriveSeed, seedFromParts } from './policy/derive-seed.js';
-export { generatorPolicy, type CountedGeneration, type GeneratorPolicyOptions } from './policy/generator-policy.js';
+export { generatorPolicy, stepLinesPrompt, type CountedGeneration, type GeneratorPolicyOptions } from './policy/generator-policy.js';
 export type { Completion, PolicyCallOptions, ProposalEnd, StepPolicy, StepProposal, StepRequest } from './policy/step-policy.js';
 export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from './rerank/rerank.js';
 export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { ProcessRM } from '@reward-lens/core';
+import { createByteBpeTokenizer, createRandomDecoder, ProcessRM } from '@reward-lens/core';
+import { tokenDetector } from '@reward-lens/core/testing';
 import '@reward-lens/backend-tiny/register';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRewardServer, type RewardServer } from './create-reward-server.js';
@@ -74,6 +75,19 @@ describe('POST /v1/score', () => {
     const wrong = await post(`${url}/v1/score`, { ...record, aggregate: 'median' });
     expect(wrong.status).toBe(422);
     expect(wrong.json.error.message).toContain('"aggregate" must be one of');
+  });
+
+  it("keeps the model's learned step detector for a record with its own delimiter", async () => {
+    const tokenizer = createByteBpeTokenizer();
+    const stepDetector = tokenDetector(createRandomDecoder({ seed: 0 }), tokenizer.encode('a. b').ids[1]!, { name: 'sentence-ends' });
+    const withDetector = ProcessRM.fromBackend(tiny.backend, tiny.tokenizer, { stepDetector });
+    const url = await serve(withDetector);
+    const record = { problem: 'Compute 2+2.', solution: 'First, 2+2. It is 4. So 4.' };
+    for (const body of [record, { ...record, delimiter: '\n\n' }]) {
+      const answer = await post(`${url}/v1/score`, body);
+      expect(answer.json.steps).toEqual(['First, 2+2.', 'It is 4.', 'So 4.']);
+      expect(answer.json.meta.stepMethod).toBe('learned');
+    }
   });
 
   it('gives many concurrent requests exactly the scores of scoring each record alone, in shared batches', async () => {

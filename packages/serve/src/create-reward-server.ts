@@ -73,7 +73,8 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
   const records = serverOptions.records ?? stepScoreRecords;
   const withDelimiter =
     serverOptions.processRMWithDelimiter ??
-    ((delimiter: string) => ProcessRM.fromBackend(prm.backend, prm.tokenizer, { recipe: prm.recipe, delimiter, notes: prm.notes }));
+    ((delimiter: string) =>
+      ProcessRM.fromBackend(prm.backend, prm.tokenizer, { recipe: prm.recipe, delimiter, notes: prm.notes, stepDetector: prm.stepDetector ?? null }));
   // Models for records' own delimiters share the served backend; a few are kept, the rest made again.
   const byDelimiter = new Map<string, ProcessRM>();
   const processRMFor = (delimiter: string | undefined): ProcessRM => {

@@ -22,7 +22,13 @@ function batch(): TrainingExample[] {
     const inputIds = Int32Array.from({ length }, () => 4 + Math.floor(random.next() * (config.vocabSize - 4)));
     const readPositions = Array.from({ length: length / readEvery }, (_, step) => (step + 1) * readEvery - 1);
     const targets = readPositions.map(() => (random.next() < 0.7 ? 1 : 0));
-    return { record: { id: `bench-${row}`, problem: '', steps: readPositions.map(() => 'x'), stepLabels: targets }, inputIds, readPositions, targets };
+    return {
+      record: { id: `bench-${row}`, problem: '', steps: readPositions.map(() => 'x'), stepLabels: targets },
+      inputIds,
+      readPositions,
+      targets,
+      correctText: [1, 1],
+    };
   });
 }
 

@@ -15,3 +15,11 @@ export { listCheckpoints, readCheckpoint, type Checkpoint } from './checkpoint/c
 export type { EvaluationRecord, TrainerState } from './checkpoint/trainer-state.js';
 export { createProgressBar, formatDuration, type ProgressStream } from './progress/progress-bar.js';
 export type { TrainingEvent } from './progress/training-event.js';
+export {
+  trainStepDetector,
+  type DetectorTrainingEvent,
+  type TrainStepDetectorOptions,
+  type TrainStepDetectorResult,
+} from './step-detector/train-step-detector.js';
+export { boundaryTokenLabels, detectorExamples, type DetectorExample } from './step-detector/detector-examples.js';
+export { boundaryEnds, boundaryMetrics, type BoundaryMetrics } from './step-detector/boundary-metrics.js';

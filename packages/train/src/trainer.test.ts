@@ -144,4 +144,41 @@ describe('trainProcessRewardModel', () => {
     expect(result.state.notes).toContain(`fine-tuned from ${first}`);
     expect(result.step).toBe(3);
   });
+
+  it('adds an auxiliary next-token loss on the correct steps, reported beside the step loss, and the folder still reads as a PRM', async () => {
+    const out = await temporaryFolder();
+    const events: TrainingEvent[] = [];
+    const tied = { ...parityConfig, tieWordEmbeddings: true };
+    const result = await trainProcessRewardModel({
+      ...baseOptions(out),
+      init: { kind: 'scratch', config: tied, ...parityTokenizer },
+      heldOut: undefined,
+      steps: 40,
+      languageModelWeight: 0.5,
+      onEvent: (event) => events.push(event),
+    });
+    const steps = events.filter((event) => event.kind === 'step');
+    const languageModelLosses = steps.map((event) => event.languageModelLoss!);
+    expect(languageModelLosses.every((loss) => Number.isFinite(loss) && loss > 0)).toBe(true);
+    // From about log(vocabulary) to well below: "even " and the newline are predictable, the digits are not.
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    expect(mean(languageModelLosses.slice(0, 3))).toBeGreaterThan(Math.log(tied.vocabSize) - 0.5);
+    expect(mean(languageModelLosses.slice(-5))).toBeLessThan(mean(languageModelLosses.slice(0, 3)) - 1);
+    expect(result.state.losses.at(-1)!.languageModelLoss).toBe(languageModelLosses.at(-1));
+    expect(result.state.hyperparameters.languageModelWeight).toBe(0.5);
+    // The language-model head is tied to the embeddings: the folder holds no extra weights and loads as a PRM.
+    const prm = await ProcessRM.fromPretrained(out);
+    expect(prm.recipe.name).toBe('trl-token-classification');
+    expect((await prm.stepScores([{ problem: 'Check each claim.', steps: ['even 2', 'even 3'] }])).value.curves[0]).toHaveLength(2);
+    await prm.dispose();
+    await expect(
+      trainProcessRewardModel({
+        ...baseOptions(out),
+        init: { kind: 'scratch', config: tied, ...parityTokenizer },
+        heldOut: undefined,
+        steps: 40,
+        resume: true,
+      }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('languageModelWeight was 0.5, now 0') });
+  });
 });

@@ -19,7 +19,7 @@ import { BatchStream } from './data/batch-stream.js';
 import { recordsSource, type RecordSource } from './data/record-source.js';
 import type { StepRecord } from './data/step-record.js';
 import { evaluateHeldOut, prepareHeldOut, type HeldOutMetrics } from './evaluation/evaluate-held-out.js';
-import { batchLoss, batchRequest, type BatchLoss } from './loss/batch-loss.js';
+import { auxiliaryLanguageModelHead, batchLoss, batchRequest, type BatchLoss } from './loss/batch-loss.js';
 import { initializeDecoder } from './model/initialize-decoder.js';
 import { loadModelFolder } from './model/load-model-folder.js';
 import { AdamW, clipGradientNorm } from './optim/adamw.js';
@@ -66,6 +66,14 @@ export interface TrainOptions {
   seed?: number;
   /** Steps after the first error are left out of the loss (Math-Shepherd, PRM800K). Default true. */
   untilFirstError?: boolean;
+  /**
+   * Weight of an auxiliary next-token loss on the correct text (the problem and the steps before
+   * the first wrong one; see `TrainingExample.correctTextEnd`), read through a language-model head
+   * tied to the embeddings. Dense supervision that teaches a model trained from scratch the
+   * arithmetic and copying a step check needs, as a pretrained LM brings them to a fine-tuned PRM.
+   * Default 0 (off).
+   */
+  languageModelWeight?: number;
   /** Evaluate on the held-out records every this many steps (and at the end). Default steps / 10. */
   evaluateEvery?: number;
   /** ProcessBench's threshold: a step scoring below it is predicted wrong. Default 0.5. */
@@ -112,7 +120,15 @@ function hyperparametersOf(options: TrainOptions, recipe: ReadingRecipe): Record
     beta2: options.beta2 ?? 0.95,
     seed: options.seed ?? 0,
     untilFirstError: options.untilFirstError ?? true,
+    languageModelWeight: options.languageModelWeight ?? 0,
   };
+}
+
+/** The model with the language-model head the auxiliary loss reads (tied: no new weights unless the embeddings are untied). */
+function withLanguageModelHead(model: DecoderModel, seed: number): DecoderModel {
+  if (model.config.heads.some((head) => head.name === auxiliaryLanguageModelHead)) return model;
+  const config = { ...model.config, heads: [...model.config.heads, { name: auxiliaryLanguageModelHead, kind: 'lm' as const }] };
+  return initializeDecoder(config, seed, {}, model.tensors);
 }
 
 function checkOptions(options: TrainOptions): void {
@@ -123,6 +139,8 @@ function checkOptions(options: TrainOptions): void {
   positive('batchTokens', options.batchTokens);
   positive('checkpointEvery', options.checkpointEvery);
   positive('keepCheckpoints', options.keepCheckpoints);
+  if (options.languageModelWeight !== undefined && !(options.languageModelWeight >= 0))
+    throw new InvalidInputError(`languageModelWeight must be at least 0, got ${options.languageModelWeight}`);
   if (options.learningRate !== undefined && !(options.learningRate > 0))
     throw new InvalidInputError(`learningRate must be positive, got ${options.learningRate}`);
 }
@@ -203,6 +221,7 @@ export async function trainProcessRewardModel(options: TrainOptions): Promise<Tr
     };
   }
 
+  if ((hyperparameters.languageModelWeight as number) > 0) model = withLanguageModelHead(model, seed);
   const tokenizer = createHfTokenizer(tokenizerJson, tokenizerConfig ?? undefined, { name: 'training tokenizer' });
   if (tokenizer.vocabSize > model.config.vocabSize) {
     throw new InvalidInputError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${model.config.vocabSize}`);
@@ -298,11 +317,12 @@ async function runTraining(run: Run): Promise<TrainResult> {
     }
     const stepStart = performance.now();
     let loss: BatchLoss | undefined;
+    const languageModelWeight = hyperparameters.languageModelWeight as number;
     const result = await backend.doBackward!({
-      ...batchRequest(batch.examples, recipe, columns, tokenizer.padTokenId),
+      ...batchRequest(batch.examples, recipe, columns, tokenizer.padTokenId, { languageModel: languageModelWeight > 0 }),
       wrt: { parameters: true, inputEmbeddings: false },
       readGradients: (reads) => {
-        const computed = batchLoss(batch.examples, reads, recipe);
+        const computed = batchLoss(batch.examples, reads, recipe, { languageModelWeight });
         loss = computed.value;
         return computed.gradients;
       },
@@ -318,7 +338,8 @@ async function runTraining(run: Run): Promise<TrainResult> {
     state.tokensSeen += batch.tokens;
     state.recordsSkipped += batch.skipped.length;
     state.trainingSeconds += (performance.now() - stepStart) / 1000;
-    state.losses.push({ step: state.step, loss: loss!.loss, learningRate, gradientNorm });
+    const languageModelLoss = loss!.languageModelLoss !== undefined ? { languageModelLoss: loss!.languageModelLoss } : {};
+    state.losses.push({ step: state.step, loss: loss!.loss, ...languageModelLoss, learningRate, gradientNorm });
     sessionTokens += batch.tokens;
     const elapsed = (performance.now() - sessionStart) / 1000;
     const tokensPerSecond = sessionTokens / Math.max(elapsed, 1e-9);
@@ -327,6 +348,7 @@ async function runTraining(run: Run): Promise<TrainResult> {
       step: state.step,
       totalSteps: options.steps,
       loss: loss!.loss,
+      ...languageModelLoss,
       learningRate,
       gradientNorm,
       tokens: batch.tokens,

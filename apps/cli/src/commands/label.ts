@@ -22,7 +22,7 @@ import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { checkReadable } from './search-input-check.js';
 import { readJsonRecords, stepsOf, type JsonRecord } from './search-json-records.js';
-import { loadPolicy, namedPolicies, parsePolicySpec } from './search-policy.js';
+import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 
 const labelUsage = `Usage:
@@ -36,8 +36,10 @@ rolled out). Records are {"problem", "steps": [...] or "solution": text, "answer
 {"prompt", "completions", "labels"}.
 
 Policy:
-  --completer <policy>      ${Object.keys(namedPolicies).join(', ')}, a model folder, an OpenAI-compatible server URL, or a
-                            scripted policy (.json), as reward-lens search --policy takes
+  --completer <policy>      the policy that rolls out completions (--policy is the same flag):
+                            organism[:error=<p>,rescue=<r>,kinds=...] (the organism's policy, for
+                            organism problems), tiny, a model folder, an OpenAI-compatible server
+                            URL, or a scripted policy (.json), as reward-lens search --policy takes
 ${policyOptionsHelp('--completer')}
 
 Labels:
@@ -72,11 +74,14 @@ error or some records failed, 2 a usage error.
 Examples:
   reward-lens label --completer http://127.0.0.1:8000/v1 --file solutions.jsonl --out labels.jsonl --rollouts 16
   reward-lens label --completer models/policy --file solutions.jsonl --mode binary --details
+  reward-lens organism --n 100 --format organism --out solutions.jsonl
+  reward-lens label --policy organism:error=0.2,rescue=0.1 --file solutions.jsonl --labels soft --details
 `;
 
 const labelOptions = {
   ...policyOptions,
   completer: { type: 'string' },
+  policy: { type: 'string' },
   file: { type: 'string', short: 'f' },
   out: { type: 'string' },
   rollouts: { type: 'string' },
@@ -102,7 +107,9 @@ function oneOf<Value extends string>(flag: string, text: string | undefined, all
 
 function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
   const { values } = parseCommandLine(args, labelOptions, labelUsage);
-  if (values.completer === undefined || values.completer === '') throw new UsageError('--completer is required', labelUsage);
+  if (values.completer !== undefined && values.policy !== undefined) throw new UsageError('give the completer once: --completer or --policy', labelUsage);
+  const completer = values.completer ?? values.policy;
+  if (completer === undefined || completer === '') throw new UsageError('--completer (or --policy) is required', labelUsage);
   if (values.file === undefined && stdinIsTerminal) throw new UsageError('no input: give --file <path>, or JSONL on stdin', labelUsage);
   const mode = oneOf('--mode', values.mode, ['sweep', 'binary'] as const, 'sweep');
   const labels = oneOf('--labels', values.labels, ['hard', 'soft'] as const, 'hard');
@@ -115,7 +122,7 @@ function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
   const delimiter = unescapeDelimiter(values.delimiter ?? '\\n');
   if (delimiter === '') throw new UsageError('--delimiter must not be empty', labelUsage);
   const settings = {
-    completer: values.completer,
+    completer,
     rollouts: values.rollouts === undefined ? 8 : parseIntegerOption('--rollouts', values.rollouts, { minimum: 1, maximum: 100_000 }, labelUsage),
     mode,
     labels,
@@ -143,6 +150,7 @@ function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
       policy: { temperature: policySettings.temperature, topP: policySettings.topP, maxSolutionTokens: policySettings.maxSolutionTokens },
     },
     policySettings,
+    policy: parsePolicySpec(completer, labelUsage),
     file: values.file,
     out: values.out,
     details: values.details === true,
@@ -233,7 +241,7 @@ export const labelCommand: Command = {
   async run(args, streams) {
     const settings = parseLabelSettings(args, streams.stdin.isTTY === true);
     await checkReadable(settings.file);
-    const policy = await loadPolicy(parsePolicySpec(settings.settings.completer), settings.policySettings);
+    const policy = await loadPolicy(settings.policy, settings.policySettings);
     let judge: Awaited<ReturnType<typeof loadJudge>>;
     try {
       judge = await loadJudge(settings);
@@ -259,7 +267,16 @@ export const labelCommand: Command = {
             await reportError(job);
             continue;
           }
-          await writeText(streams.stdout, await label(job.input, { seed: recordSeed(settings.journalSettings, job.key, job.text) }));
+          let lines: string;
+          try {
+            lines = await label(job.input, { seed: recordSeed(settings.journalSettings, job.key, job.text) });
+          } catch (error) {
+            if (!InvalidInputError.isInstance(error)) throw error;
+            totals.errors++;
+            await reportError({ key: job.key, text: job.text, error: { code: error.code, message: error.message } });
+            continue;
+          }
+          await writeText(streams.stdout, lines);
           totals.labelled++;
         }
       }

@@ -3,6 +3,7 @@ import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
 import { modelOptionsHelp } from '../model-options.js';
+import { stepDetectionOptionsHelp } from '../step-detection-options.js';
 import { exitCodes } from '../report-error.js';
 import { outputWidth } from '../text-layout.js';
 import { writeText } from '../write-text.js';
@@ -45,6 +46,7 @@ Scoring:
   --delimiter <text>        what separates steps (default: the recipe's, \\n for tiny);
                             \\n, \\t, \\r and \\\\ are interpreted
   --delimiter-regex <re>    a regular expression instead: '\\n+' or '/^step \\d+:/im'
+${stepDetectionOptionsHelp}
   --aggregate <name>        min, prod, mean or last, shown beside the outcome (default: min)
   --batch-size <n>          records per forward pass (default: ${defaultBatchSize})
   --truncation <mode>       none (default): a sequence longer than the model's positions is an

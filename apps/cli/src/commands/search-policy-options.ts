@@ -4,6 +4,9 @@ import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import type { PolicySettings } from './search-policy.js';
 
+/** The prompt a policy continues when --template is not given. */
+export const defaultPolicyTemplate = '{problem}\n\n{steps}';
+
 /** The flags that say how a policy samples and, for a server, how it is reached (`search`, `label`). */
 export const policyOptions = {
   'policy-backend': { type: 'string' },
@@ -65,7 +68,7 @@ export function parsePolicySettings(values: PolicyValues, usage: string): Policy
     maxStepTokens: integer('max-step-tokens', 256, 1, 1_000_000),
     maxSolutionTokens: integer('max-solution-tokens', 1024, 1, 10_000_000),
     backend: values['policy-backend'] ?? 'auto',
-    template: unescapeDelimiter(values.template ?? '{problem}\\n\\n{steps}'),
+    template: values.template === undefined ? defaultPolicyTemplate : unescapeDelimiter(values.template),
     delimiter: stepDelimiter(values['step-delimiter'], usage),
     ...(values['served-model'] !== undefined ? { modelName: values['served-model'] } : {}),
     ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),

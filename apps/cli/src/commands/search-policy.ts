@@ -3,6 +3,9 @@ import { InvalidInputError, createTextGenerator } from '@reward-lens/core';
 import { createOpenAICompletionsClient, generatorPolicy, type StepPolicy } from '@reward-lens/search';
 import { createScriptedPolicy, type ScriptedStep } from '@reward-lens/search/testing';
 import { loadLanguageModel } from '../load-language-model.js';
+import { UsageError } from '../usage-error.js';
+import { loadOrganismPolicy, parseOrganismPolicyOptions } from './organism-policy.js';
+import { defaultPolicyTemplate } from './search-policy-options.js';
 
 /** How the policy samples, from the command line. */
 export interface PolicySettings {
@@ -31,7 +34,10 @@ export interface LoadedPolicy {
   dispose(): Promise<void>;
 }
 
-type NamedPolicy = (settings: PolicySettings) => Promise<LoadedPolicy>;
+/** A policy known by name: `parse` checks what follows `name:` (undefined when nothing does) and says how to load it. */
+interface NamedPolicy {
+  parse(argument: string | undefined, usage: string): (settings: PolicySettings) => Promise<LoadedPolicy>;
+}
 
 /** The generator-policy options the settings give. */
 function samplingOptions(name: string, settings: PolicySettings) {
@@ -60,18 +66,43 @@ async function localModelPolicy(model: string | undefined, settings: PolicySetti
 
 /**
  * Policies known by name. `tiny` is the seeded tiny model's LM head (noise, but every path runs);
- * the organism's policy registers here as `organism` when its package lands.
+ * `organism` is the organism's policy (`organism:error=0.2,rescue=0.1`), whose right answers are
+ * known: it writes the organism's steps, one per line, and ends at its answer step.
  */
 export const namedPolicies: Record<string, NamedPolicy> = {
-  tiny: (settings) => localModelPolicy(undefined, settings),
+  tiny: {
+    parse(argument, usage) {
+      if (argument !== undefined) throw new UsageError(`the tiny policy takes no settings, got ${JSON.stringify(argument)}`, usage);
+      return (settings) => localModelPolicy(undefined, settings);
+    },
+  },
+  organism: {
+    parse(argument, usage) {
+      const options = parseOrganismPolicyOptions(argument, usage);
+      return async (settings) => {
+        // The organism reads and writes its own layout: a prompt template or delimiter would break it.
+        if (settings.template !== defaultPolicyTemplate || settings.delimiter !== '\n')
+          throw new UsageError("the organism's policy writes one step per line after the problem: --template and --step-delimiter do not apply", usage);
+        return loadOrganismPolicy(options, settings);
+      };
+    },
+  },
 };
 
-/** What `--policy` names: a registered name, an http(s) URL, a scripted policy (a .json file), or a model folder. */
-export type PolicySpec = { kind: 'named'; name: string } | { kind: 'url'; url: string } | { kind: 'script'; path: string } | { kind: 'folder'; path: string };
+/** What `--policy` names: a registered name (with its settings), an http(s) URL, a scripted policy (a .json file), or a model folder. */
+export type PolicySpec =
+  | { kind: 'named'; name: string; load: (settings: PolicySettings) => Promise<LoadedPolicy> }
+  | { kind: 'url'; url: string }
+  | { kind: 'script'; path: string }
+  | { kind: 'folder'; path: string };
 
-export function parsePolicySpec(text: string): PolicySpec {
+/** Reads `--policy`; a registered name's settings are checked here, before anything loads. */
+export function parsePolicySpec(text: string, usage: string): PolicySpec {
   if (/^https?:\/\//i.test(text)) return { kind: 'url', url: text };
-  if (Object.hasOwn(namedPolicies, text)) return { kind: 'named', name: text };
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? text : text.slice(0, colon);
+  if (Object.hasOwn(namedPolicies, name))
+    return { kind: 'named', name, load: namedPolicies[name]!.parse(colon < 0 ? undefined : text.slice(colon + 1), usage) };
   if (/\.json$/i.test(text)) return { kind: 'script', path: text };
   return { kind: 'folder', path: text };
 }
@@ -93,7 +124,7 @@ async function readScript(path: string): Promise<Record<string, ScriptedStep[]>>
 export async function loadPolicy(spec: PolicySpec, settings: PolicySettings): Promise<LoadedPolicy> {
   switch (spec.kind) {
     case 'named':
-      return namedPolicies[spec.name]!(settings);
+      return spec.load(settings);
     case 'url': {
       const client = createOpenAICompletionsClient({
         baseURL: spec.url,

@@ -9,7 +9,8 @@ import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { checkReadable } from './search-input-check.js';
 import { labelFields, readJsonRecords } from './search-json-records.js';
-import { loadPolicy, namedPolicies, parsePolicySpec } from './search-policy.js';
+import { organismPolicyHelp } from './organism-policy.js';
+import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
 
@@ -24,11 +25,12 @@ model that scores them. Problems are {"problem": text} records (an "answer" or "
 adds whether the chosen answer is right, and the accuracy at the end).
 
 Policy:
-  --policy <policy>         ${Object.keys(namedPolicies).join(', ')} (the seeded tiny language model: noise, for trying
-                            the machinery), a model folder (a causal LM, as reward-lens generate
-                            takes), an http(s) URL of an OpenAI-compatible /v1/completions server
-                            (vLLM, llama.cpp's server, ...), or a scripted policy (.json: an object
-                            from the steps so far, joined by \\n, to next steps)
+  --policy <policy>         ${organismPolicyHelp}
+                            tiny: the seeded tiny language model (noise, for trying the machinery);
+                            a model folder (a causal LM, as reward-lens generate takes); an http(s)
+                            URL of an OpenAI-compatible /v1/completions server (vLLM, llama.cpp's
+                            server, ...); or a scripted policy (.json: an object from the steps so
+                            far, joined by \\n, to next steps)
 ${policyOptionsHelp('--policy')}
 
 PRM:
@@ -63,6 +65,8 @@ Exit status: 0 success, 1 an error (or some records failed), 2 a usage error.
 
 Examples:
   reward-lens search --policy tiny --problem 'What is 2 + 3?' --n 4 --beam-width 2 --max-steps 3
+  reward-lens organism --n 20 --format organism --out problems.jsonl
+  reward-lens search --policy organism:error=0.2,rescue=0.1 --file problems.jsonl --strategy dvts --n 8
   reward-lens search --policy http://127.0.0.1:8000/v1 --prm models/prm --recipe qwen2.5-math-prm --strategy dvts --n 16 --file problems.jsonl --json
 `;
 
@@ -103,7 +107,7 @@ function parseSearchSettings(args: readonly string[]) {
   if (strategy !== 'best-of-n' && n % beamWidth !== 0) throw new UsageError(`--beam-width must divide --n (n ${n}, beam width ${beamWidth})`, searchUsage);
   return {
     prmValues: { ...values, seed: values['prm-seed'] },
-    policy: parsePolicySpec(values.policy),
+    policy: parsePolicySpec(values.policy, searchUsage),
     policySettings: parsePolicySettings(values, searchUsage),
     problem: values.problem,
     file: values.file,

@@ -118,6 +118,7 @@ export const serveCommand: Command = {
             delimiter,
             truncation: settings.truncation,
             batchSize: settings.maxBatchSize,
+            stepDetector: prm.stepDetector ?? null,
           }),
         log: (line) => void writeText(streams.stderr, `${line}\n`),
       });

@@ -85,6 +85,7 @@ describe('train', () => {
     await usage(['--data', data, '--out', 'x'], /give --config \(with --tokenizer\)/);
     await usage(['--data', data, '--out', 'x', '--config', 'c.json'], /--config needs --tokenizer/);
     await usage(['--data', data, '--out', 'x', '--init', 'f', '--after-error', 'maybe'], /--after-error must be ignore or negative/);
+    await usage(['--data', data, '--out', 'x', '--init', 'f', '--lm-weight=-1'], /--lm-weight must be a number of at least 0/);
     const resume = await runMain(['train', '--data', data, '--out', join(folder, 'nothing-here'), '--resume']);
     expect(resume.exitCode).toBe(1);
     expect(resume.stderr).toMatch(/INVALID_INPUT: there is no checkpoint to resume/);

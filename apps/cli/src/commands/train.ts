@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
 import {
@@ -19,6 +19,7 @@ import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
+import { readTextFile } from '../read-text-file.js';
 import { writeText } from '../write-text.js';
 
 const trainUsage = `Usage:
@@ -53,6 +54,9 @@ Training:
   --clip <x>            global gradient-norm clip (default 1)
   --seed <n>            seeds initialisation, shuffling and the held-out split (default 0)
   --all-steps           count every labelled step (default: steps up to the first error)
+  --lm-weight <x>       add a next-token loss on the correct steps, with this weight, read
+                        through a head tied to the embeddings (default 0: off); helps a model
+                        trained from scratch learn what a step check needs
   --after-error <how>   ProcessBench steps after the first error: ignore (default) or negative
 
 Evaluation and checkpoints:
@@ -87,6 +91,7 @@ const trainOptions = {
   clip: { type: 'string' },
   seed: { type: 'string' },
   'all-steps': { type: 'boolean' },
+  'lm-weight': { type: 'string' },
   'after-error': { type: 'string' },
   'held-out': { type: 'string' },
   'held-out-fraction': { type: 'string' },
@@ -99,16 +104,8 @@ const trainOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function readText(path: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InvalidInputError(`${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { location: path, cause: error });
-  }
-}
-
 async function readJson(path: string, what: string): Promise<unknown> {
-  const text = await readText(path, what);
+  const text = await readTextFile(path, what);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -182,12 +179,12 @@ export const trainCommand: Command = {
     }
     const recipe: ReadingRecipe = resolveRecipe(values.recipe ?? 'trl-token-classification');
     const parse = { afterError } as const;
-    const records = parseRecordsText(await readText(values.data, 'the data'), values.data, parse);
+    const records = parseRecordsText(await readTextFile(values.data, 'the data'), values.data, parse);
     let training = records;
     let heldOut: StepRecord[];
     let heldOutDescription: string;
     if (values['held-out'] !== undefined) {
-      heldOut = parseRecordsText(await readText(values['held-out'], 'the held-out data'), values['held-out'], parse);
+      heldOut = parseRecordsText(await readTextFile(values['held-out'], 'the held-out data'), values['held-out'], parse);
       heldOutDescription = `${heldOut.length} records of ${values['held-out']}`;
     } else {
       ({ training, heldOut } = splitHeldOut(records, fraction, seed));
@@ -222,6 +219,7 @@ export const trainCommand: Command = {
         clipNorm: number('clip', (value) => value > 0, 'a positive number'),
         seed,
         untilFirstError: values['all-steps'] !== true,
+        languageModelWeight: number('lm-weight', (value) => value >= 0, 'a number of at least 0'),
         evaluateEvery: integer('evaluate-every'),
         threshold: number('threshold', (value) => value > 0 && value < 1, 'a number between 0 and 1'),
         checkpointEvery: integer('checkpoint-every'),

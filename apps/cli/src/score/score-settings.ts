@@ -2,6 +2,7 @@ import { aggregatorNames, type StepDelimiter } from '@reward-lens/core';
 import type { ModelSettings } from '../load-process-rm.js';
 import { modelOptions, parseModelChoice } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
+import { parseStepDetectionChoice, stepDetectionOptions } from '../step-detection-options.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { UsageError } from '../usage-error.js';
 import type { InputSpec } from './input-spec.js';
@@ -24,6 +25,7 @@ export const scoreOptions = {
   'delimiter-regex': { type: 'string' },
   aggregate: { type: 'string' },
   'batch-size': { type: 'string' },
+  ...stepDetectionOptions,
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -101,6 +103,9 @@ function vllmOf(values: ReturnType<typeof parseScoreCommandLine>['values'], usag
   if (values.recipe === undefined)
     throw new UsageError('--vllm needs --recipe <name> (qwen2.5-math-prm or math-shepherd): how the served model is read', usage);
   if (values.truncation === 'left') throw new UsageError('--truncation left needs the tokenizer here; with --vllm the server tokenizes', usage);
+  if (values['step-detector'] !== undefined || values['step-detection'] === 'learned') {
+    throw new UsageError("the learned step detector reads the model's hidden states, which --vllm does not give", usage);
+  }
   return { url, model, ...(values['vllm-api-key'] !== undefined ? { apiKey: values['vllm-api-key'] } : {}) };
 }
 
@@ -124,6 +129,7 @@ export function parseScoreSettings(args: readonly string[], usage: string, stdin
     ...(vllm ? { vllm } : {}),
     input: inputSpecOf(values, positionals, stdinIsTerminal, usage),
     ...parseModelChoice(values, usage),
+    ...parseStepDetectionChoice(values, usage),
     truncation,
     ...(delimiter !== undefined ? { delimiter } : {}),
     batchSize:

@@ -8,6 +8,9 @@ import { createBackwardScratch, layerBackward, layerForward, layerTangent, type 
 import { packBatch, planReads, splitByRow, joinRows, type PackedBatch, type PlannedRead } from './packed-batch.js';
 import { productsOf } from './products.js';
 
+/** A pass's request: a forward request, optionally with the vectors fed in instead of the token embeddings. */
+type PassRequest = ForwardRequestV1 & { inputEmbeddings?: readonly Float32Array[] };
+
 /** Which gradients a pass computes. */
 export interface GradientTargets {
   parameters: boolean;
@@ -64,7 +67,7 @@ export class GradientEngine {
   }
 
   /** One forward and one backward pass (the request validated by the caller; no caches). */
-  backward(request: ForwardRequestV1, readGradients: (reads: readonly ReadResultV1[]) => ReadGradientsV1, targets: GradientTargets): GradientPass {
+  backward(request: PassRequest, readGradients: (reads: readonly ReadResultV1[]) => ReadGradientsV1, targets: GradientTargets): GradientPass {
     this.#pool.recycle();
     const record = this.#forward(request, undefined);
     const seeds = readGradients(record.reads);
@@ -74,7 +77,7 @@ export class GradientEngine {
 
   /** Forward with tangents along `direction`, then the backward pass and its tangent: `H·v`. */
   hvp(
-    request: ForwardRequestV1,
+    request: PassRequest,
     readGradients: (reads: readonly ReadResultV1[]) => ReadGradientsV1,
     direction: TangentV1,
     readHessianProduct: ((reads: readonly ReadResultV1[], tangents: readonly ReadResultV1[]) => ReadGradientsV1) | undefined,
@@ -94,7 +97,7 @@ export class GradientEngine {
     this.#pool.clear();
   }
 
-  #forward(request: ForwardRequestV1, direction: TangentV1 | undefined): ForwardRecord {
+  #forward(request: PassRequest, direction: TangentV1 | undefined): ForwardRecord {
     const { config } = this.parameters;
     const { hiddenSize, rmsNormEps } = config;
     const batch = packBatch(request);
@@ -114,7 +117,18 @@ export class GradientEngine {
 
     const embeddings = this.parameters.embedTokens.values;
     let stream = this.#pool.floats(batch.tokens * hiddenSize, false);
-    batch.ids.forEach((id, token) => stream.set(embeddings.subarray(id * hiddenSize, (id + 1) * hiddenSize), token * hiddenSize));
+    const given = request.inputEmbeddings;
+    if (given) {
+      for (let cell = 0; cell < batch.packedIndex.length; cell++) {
+        const token = batch.packedIndex[cell]!;
+        if (token < 0) continue;
+        const row = Math.floor(cell / request.sequenceLength);
+        const column = cell - row * request.sequenceLength;
+        stream.set(given[row]!.subarray(column * hiddenSize, (column + 1) * hiddenSize), token * hiddenSize);
+      }
+    } else {
+      batch.ids.forEach((id, token) => stream.set(embeddings.subarray(id * hiddenSize, (id + 1) * hiddenSize), token * hiddenSize));
+    }
     const streams = [stream];
     let streamTangent: Float32Array | undefined;
     const tangentStreams: Float32Array[] = [];
@@ -177,10 +191,10 @@ export class GradientEngine {
   }
 
   /** The embeddings' tangent: the direction's embedding-table rows plus its input-embedding tangents. */
-  #embeddingTangent(request: ForwardRequestV1, batch: PackedBatch, direction: TangentV1): Float32Array {
+  #embeddingTangent(request: PassRequest, batch: PackedBatch, direction: TangentV1): Float32Array {
     const { hiddenSize } = this.parameters.config;
     const tangent = this.#pool.floats(batch.tokens * hiddenSize);
-    const table = direction.parameters?.get(this.parameters.embedTokens.name);
+    const table = request.inputEmbeddings ? undefined : direction.parameters?.get(this.parameters.embedTokens.name);
     if (table) batch.ids.forEach((id, token) => tangent.set(table.subarray(id * hiddenSize, (id + 1) * hiddenSize), token * hiddenSize));
     direction.inputEmbeddings?.forEach((rowTangent, row) => {
       for (let column = 0; column < request.sequenceLength; column++) {
@@ -195,7 +209,7 @@ export class GradientEngine {
   }
 
   #backward(
-    request: ForwardRequestV1,
+    request: PassRequest,
     record: ForwardRecord,
     seeds: ReadGradientsV1,
     targets: GradientTargets,
@@ -262,7 +276,8 @@ export class GradientEngine {
     const embeddingName = this.parameters.embedTokens.name;
     const scatterEmbeddings = (buffers: Map<string, Float32Array> | undefined, gradient: Float32Array) => {
       const table = buffers?.get(embeddingName);
-      if (!table) return;
+      // Vectors fed in instead of the table's rows: the input did not use the table.
+      if (!table || request.inputEmbeddings) return;
       batch.ids.forEach((id, token) => {
         for (let index = 0; index < hiddenSize; index++)
           table[id * hiddenSize + index] = table[id * hiddenSize + index]! + gradient[token * hiddenSize + index]!;

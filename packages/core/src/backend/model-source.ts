@@ -18,10 +18,18 @@ export interface DecoderModelSource extends ModelSourceBase {
   readonly model: DecoderModel;
 }
 
-/** Built in: an ONNX graph on disk (with its external data beside it). */
+/**
+ * Built in: an ONNX graph, on disk (with its external data beside it) or, with `bytes`, in memory
+ * (files a user picked in a browser, `ProcessRM.fromFiles`).
+ */
 export interface OnnxModelSource extends ModelSourceBase {
   readonly kind: 'onnx';
+  /** Where the graph is: a path in Node, a URL in browsers. With `bytes`, only how errors name it. */
   readonly path: string;
+  /** The graph itself, when it is already in memory: backends run these bytes and do not read `path`. */
+  readonly bytes?: Uint8Array;
+  /** With `bytes`: the text of the model's `config.json` (there is no file beside `path` to look for). */
+  readonly configJson?: string;
 }
 
 /**
@@ -35,7 +43,7 @@ export function isDecoderSource(source: ModelSource): source is DecoderModelSour
   return source.kind === 'decoder' && typeof (source as { model?: unknown }).model === 'object' && (source as { model?: unknown }).model !== null;
 }
 
-/** Narrows to an ONNX graph on disk. */
+/** Narrows to an ONNX graph (on disk, at a URL, or in memory with `bytes`). */
 export function isOnnxSource(source: ModelSource): source is OnnxModelSource {
   return source.kind === 'onnx' && typeof (source as { path?: unknown }).path === 'string';
 }

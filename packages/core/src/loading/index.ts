@@ -19,3 +19,8 @@ export { parseLlama2cCheckpoint, parseLlama2cHeader, permuteRotaryRows, type Lla
 export { parseLlama2cTokenizer, type Llama2cPiece, type Llama2cTokenizer } from './llama2c-tokenizer.js';
 export { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
 export { convertLlama2cToHf, type Llama2cConversion } from './llama2c-conversion.js';
+export { readExactly, type ModelFile, type ModelFiles } from './model-files.js';
+export { modelFilesFromEntries, type ModelFileContents } from './in-memory-model-files.js';
+export { loadDecoderFiles, type DecoderFolder } from './decoder-files.js';
+export { readSafetensorsFrom } from './safetensors-reader.js';
+export { chooseOnnxGraph } from './onnx-graph-choice.js';

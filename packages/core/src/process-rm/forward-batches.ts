@@ -14,6 +14,11 @@ export interface ForwardBatchOptions {
   read: (positions: number[][]) => ReadRequestV1;
 }
 
+/** `ForwardBatchOptions` with several reads per pass (hidden states of several layers, say). */
+export interface ForwardReadsOptions extends Omit<ForwardBatchOptions, 'read'> {
+  reads: (positions: number[][]) => ReadRequestV1[];
+}
+
 /**
  * Runs sequences through the backend in padded batches of `batchSize`, one forward pass per
  * batch, and returns per sequence the read values (`positions.length * width`) and the width.
@@ -23,8 +28,18 @@ export async function forwardInBatches(
   sequences: readonly SequenceReads[],
   options: ForwardBatchOptions,
 ): Promise<{ values: Float32Array[]; width: number }> {
-  const values: Float32Array[] = [];
-  let width = 0;
+  const { read, ...rest } = options;
+  const [only] = await forwardReadsInBatches(backend, sequences, { ...rest, reads: (positions) => [read(positions)] });
+  return only ?? { values: [], width: 0 };
+}
+
+/** `forwardInBatches` with several reads in each pass: per read, per sequence its values. */
+export async function forwardReadsInBatches(
+  backend: BackendV1,
+  sequences: readonly SequenceReads[],
+  options: ForwardReadsOptions,
+): Promise<{ values: Float32Array[]; width: number }[]> {
+  let results: { values: Float32Array[]; width: number }[] | undefined;
   for (let start = 0; start < sequences.length; start += options.batchSize) {
     const batch = sequences.slice(start, start + options.batchSize);
     const sequenceLength = Math.max(...batch.map((sequence) => sequence.inputIds.length));
@@ -37,10 +52,12 @@ export async function forwardInBatches(
       attentionMask.fill(1, row * sequenceLength + shift, row * sequenceLength + shift + sequence.inputIds.length);
       positions.push(sequence.positions.map((position) => position + shift));
     });
-    const result = await backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: [options.read(positions)] });
-    const read = result.reads[0]!;
-    width = read.width;
-    values.push(...read.values);
+    const result = await backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: options.reads(positions) });
+    results ??= result.reads.map(() => ({ values: [], width: 0 }));
+    result.reads.forEach((read, index) => {
+      results![index]!.width = read.width;
+      results![index]!.values.push(...read.values);
+    });
   }
-  return { values, width };
+  return results ?? options.reads([]).map(() => ({ values: [], width: 0 }));
 }

@@ -5,5 +5,7 @@ export type { ScoringInput } from './scoring-input.js';
 export type { PairMeta, TokenizedPair, TokenizedStep } from './tokenize-pair.js';
 export type { TinyModelOptions } from './load-tiny.js';
 export type { PretrainedOptions } from './load-pretrained.js';
+export type { PretrainedFiles } from './load-from-files.js';
 export type { ScoreHvp, ScoreHvpOptions } from './score-hvp.js';
-export type { PairStepGradients, StepGradientOptions, StepGradients, StepTokenGradients } from './step-gradients.js';
+export type { IntegrationBaseline, IntegrationCheck, PairStepGradients, StepGradientOptions, StepGradients, StepTokenGradients } from './step-gradients.js';
+export { stepDetectionModes, type StepDetectionMode } from './learned-steps.js';

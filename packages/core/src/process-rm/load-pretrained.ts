@@ -1,10 +1,14 @@
 import { readsWeightsOverGraph } from '../backend/folder-source-choice.js';
 import { resolveBackend, type ResolvedBackend } from '../backend/registry.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
+import { readJsonFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
+import { inferRecipe } from '../recipes/infer-recipe.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
+import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { readPretrainedFiles } from './pretrained-files.js';
 
 export interface PretrainedOptions {
   /** How the model is read: a preset name (`reward-lens recipes` lists them) or a recipe. Inferred from config.json when it can be. */
@@ -17,43 +21,56 @@ export interface PretrainedOptions {
   slidingWindow?: 'refuse' | 'limit-positions';
 }
 
-/** Loads a PRM folder's model, tokenizer and recipe, and resolves a backend for it (Node only). */
-export async function loadPretrained(
-  folder: string,
-  options: PretrainedOptions,
-): Promise<ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe }> {
+export type LoadedPretrained = ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe; stepDetector?: StepDetector };
+
+/** Loads a PRM folder's model, tokenizer and recipe from disk, and resolves a backend for it (Node only). */
+export async function loadPretrained(folder: string, options: PretrainedOptions): Promise<LoadedPretrained> {
   // `#pretrained-folder` (package.json "imports") is ./pretrained-folder.js under the `node` condition and a
   // module that throws a typed error elsewhere, so a browser bundle of core never reaches node:fs.
-  const { inferRecipe, readFolderConfig, readPretrainedFolder } = await import('#pretrained-folder');
+  const { modelFilesFromFolder } = await import('#pretrained-folder');
+  return loadPretrainedFiles(await modelFilesFromFolder(folder), options);
+}
+
+/**
+ * Loads a PRM folder's model, tokenizer and recipe from its files, wherever they are (browser-safe),
+ * and resolves a backend for it: the one loader behind `fromPretrained` and `fromFiles`.
+ */
+export async function loadPretrainedFiles(files: ModelFiles, options: PretrainedOptions): Promise<LoadedPretrained> {
   const notes: string[] = [];
   let recipe: ReadingRecipe;
   if (options.recipe !== undefined) {
     recipe = resolveRecipe(options.recipe);
   } else {
-    const inferred = inferRecipe(await readFolderConfig(folder));
+    const inferred = inferRecipe(await readJsonFile(files, requireEntry(files, 'config.json', await files.list())));
     if (!inferred) {
       throw new ModelLoadError(
         'config.json does not say how this model is read as a PRM (its architecture is a plain language model or unknown); pass a recipe, e.g. { recipe: "math-shepherd" }',
-        { file: `${folder}/config.json` },
+        { file: files.describe('config.json') },
       );
     }
     recipe = inferred;
     notes.push(`recipe "${recipe.name}" inferred from config.json's architecture`);
   }
   const backend = options.backend ?? 'auto';
-  const contents = await readPretrainedFolder(folder, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}, {
+  const contents = await readPretrainedFiles(files, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}, {
     preferWeights: readsWeightsOverGraph(backend),
     backend,
   });
   const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, {
-    name: `${folder}/tokenizer.json`,
-    files: { tokenizerJson: `${folder}/tokenizer.json`, tokenizerConfig: `${folder}/tokenizer_config.json` },
+    name: files.describe('tokenizer.json'),
+    files: { tokenizerJson: files.describe('tokenizer.json'), tokenizerConfig: files.describe('tokenizer_config.json') },
   });
   if (Number.isFinite(contents.vocabSize) && tokenizer.vocabSize > contents.vocabSize) {
     throw new ModelLoadError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${contents.vocabSize}: they do not belong together`, {
-      file: `${folder}/tokenizer.json`,
+      file: files.describe('tokenizer.json'),
     });
   }
   const resolved = await resolveBackend(backend, contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
-  return { ...resolved, notes: [...resolved.notes, ...notes, ...contents.notes], tokenizer, recipe };
+  return {
+    ...resolved,
+    notes: [...resolved.notes, ...notes, ...contents.notes],
+    tokenizer,
+    recipe,
+    ...(contents.stepDetector ? { stepDetector: contents.stepDetector } : {}),
+  };
 }

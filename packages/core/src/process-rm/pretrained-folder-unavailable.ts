@@ -1,11 +1,16 @@
+import type { ModelFiles } from '../loading/model-files.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 
 /*
  * What `#pretrained-folder` resolves to where the `node` condition does not apply (a browser
- * bundle, a worker): reading a model folder needs node:fs, so importing this module fails with a
- * typed error that says what to do instead. `ProcessRM.fromPretrained` imports it lazily, so a
- * bundle that never calls it never evaluates it.
+ * bundle, a worker): reading a model folder by its path needs node:fs, so the folder reader here
+ * throws a typed error that says what to do instead. An exported function rather than a throw at
+ * the top of the module: core is `sideEffects: false`, and bundlers may drop a module's top-level
+ * statements (Vite 8's Rolldown does), which would leave a bare TypeError.
  */
-throw new ModelLoadError(
-  'ProcessRM.fromPretrained reads a model folder from disk, which needs Node; in a browser, fetch the model files yourself and build the PRM with ProcessRM.fromBackend',
-);
+export async function modelFilesFromFolder(folder: string): Promise<ModelFiles> {
+  throw new ModelLoadError(
+    "ProcessRM.fromPretrained reads a model folder from disk, which needs Node; in a browser, build the PRM from the folder's files with ProcessRM.fromFiles (files a user picked, or fetched bytes), or from a backend with ProcessRM.fromBackend",
+    { file: folder },
+  );
+}

@@ -4,20 +4,31 @@ import { validateStepCalibration, type StepCalibration } from '../calibration/st
 import { formatCapabilities, hasCapability, type Capabilities, type CapabilityName } from '../capabilities.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { NonFiniteOutputError } from '../errors/non-finite-output-error.js';
-import { RewardLensError } from '../errors/reward-lens-error.js';
 import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
 import { createEvidence, type Evidence } from '../evidence.js';
 import { sequenceClassifierRecipe } from '../recipes/presets.js';
 import { plainValueRecipe, recipeGauge, type ReadingRecipe } from '../recipes/reading-recipe.js';
-import type { StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
+import { segmentSolution } from '../segmenter/segment-solution.js';
+import type { Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
+import {
+  readDetectionFeatures,
+  type DetectionContext,
+  type DetectionFeatureOptions,
+  type SolutionTokenFeatures,
+} from '../step-detection/detection-features.js';
+import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
 import { forwardInBatches } from './forward-batches.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
-import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
-import { loadPretrained, type PretrainedOptions } from './load-pretrained.js';
-import { unscoredPair, type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
-import { ScoredPrefix } from './scored-prefix.js';
+import { applyLearnedSteps, resolveStepDetection, type StepDetectionMode, type StepDetectionSetting } from './learned-steps.js';
+import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
+import { loadPretrained, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
+import { type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
+import { tokenizeInputs } from './tokenize-inputs.js';
+import { ScoredPrefix, type PrefixContext } from './scored-prefix.js';
+import { stableTokenCount, stepJoinerOf } from './stable-token-count.js';
 import { computeScoreHvp, type ScoreHvp, type ScoreHvpOptions } from './score-hvp.js';
 import { computeStepGradients, type DerivativeContext, type StepGradientOptions, type StepGradients } from './step-gradients.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
@@ -32,8 +43,19 @@ export interface ProcessRMOptions {
   recipe?: ReadingRecipe;
   /** What separates steps in a solution given as one text. Default: the recipe's (`"\n"` for the plain recipe). */
   delimiter?: StepDelimiter;
-  /** Used when the delimiter does not split a solution into at least two steps. */
+  /** A text-only step finder, used when the delimiter does not split a solution into at least two steps. */
   detector?: StepBoundaryDetector;
+  /**
+   * When the learned step-boundary detector splits a solution given as one text: `'auto'`
+   * (default) where the delimiter gives fewer than two steps, `'learned'` always (the delimiter
+   * is not used; an error when there is no usable detector), `'delimiter'` never.
+   */
+  stepDetection?: StepDetectionMode;
+  /**
+   * The learned step-boundary detector (plain data, as `step-detector.json` holds it): a probe over
+   * this model's hidden states. `fromPretrained` reads the folder's; `null` uses none.
+   */
+  stepDetector?: StepDetector | null;
   /** `'none'` (default) rejects sequences longer than the model's positions; `'left'` keeps their end. */
   truncation?: 'none' | 'left';
   /** Pairs per forward pass. Default 8. */
@@ -62,11 +84,15 @@ export class ProcessRM {
   /** The attached calibration, if any (`withCalibration`). */
   readonly calibration: StepCalibration | undefined;
   private readonly construction: ProcessRMOptions;
-  private readonly options: Required<Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes' | 'calibration'>> & { detector?: StepBoundaryDetector };
+  private readonly options: Required<Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes' | 'calibration' | 'stepDetection' | 'stepDetector'>> & {
+    detector?: StepBoundaryDetector;
+  };
+  private readonly stepDetection: StepDetectionSetting;
   private readonly baseNotes: readonly string[];
   private readonly columns: number[] | undefined;
   /** Set when the scores come from a remote engine (fromVllm) instead of the backend's forward pass. */
   private remote: RemoteStepReader | undefined;
+  private prefixContext: PrefixContext | undefined;
 
   private constructor(backend: BackendV1, tokenizer: PrmTokenizer, options: ProcessRMOptions) {
     this.backend = backend;
@@ -86,6 +112,7 @@ export class ProcessRM {
     this.baseNotes = options.notes ?? [`backend "${backend.name}" (${backend.info.description})`];
     this.columns = resolveColumns(this.recipe, tokenizer);
     checkRecipeFitsBackend(this.recipe, this.columns, backend);
+    this.stepDetection = resolveStepDetection(options.stepDetection, options.stepDetector, backend, this.recipe);
   }
 
   /** Wraps a backend and a tokenizer. The recipe says how the backend's head is read. */
@@ -111,8 +138,27 @@ export class ProcessRM {
    * const prm = await ProcessRM.fromPretrained('models/Qwen2.5-Math-PRM-7B', { recipe: 'qwen2.5-math-prm' });
    */
   static async fromPretrained(folder: string, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
-    const { backend, tokenizer, recipe, notes } = await loadPretrained(folder, options);
-    return new ProcessRM(backend, tokenizer, { ...options, recipe, notes: [...notes, ...(options.notes ?? [])] });
+    return ProcessRM.fromLoaded(await loadPretrained(folder, options), options);
+  }
+
+  /**
+   * A PRM from a model folder's files, wherever they are (browser-safe): files a user picked
+   * (`<input type="file" webkitdirectory>`), fetched bytes, or any `ModelFiles`. The folder is
+   * read as `fromPretrained` reads one on disk, in every layout it loads: safetensors (one file or
+   * shards), an ONNX graph (`model.onnx`, `onnx/model.onnx`), the tokenizer files.
+   *
+   * @example
+   * const prm = await ProcessRM.fromFiles({ 'config.json': configBytes, 'model.safetensors': weightsBlob, 'tokenizer.json': tokenizerBytes });
+   */
+  static async fromFiles(files: PretrainedFiles, options: PretrainedOptions & Omit<ProcessRMOptions, 'recipe'> = {}): Promise<ProcessRM> {
+    return ProcessRM.fromLoaded(await loadFromFiles(files, options), options);
+  }
+
+  /** A loaded folder as a PRM: its recipe and notes, and its step-detector.json unless the options give one (or `null`). */
+  private static fromLoaded(loaded: LoadedPretrained, options: Omit<ProcessRMOptions, 'recipe'>): ProcessRM {
+    const { backend, tokenizer, recipe, notes, stepDetector } = loaded;
+    const detector = options.stepDetector === undefined ? stepDetector : options.stepDetector;
+    return new ProcessRM(backend, tokenizer, { ...options, recipe, stepDetector: detector ?? null, notes: [...notes, ...(options.notes ?? [])] });
   }
 
   /**
@@ -188,20 +234,40 @@ export class ProcessRM {
     return this.baseNotes;
   }
 
+  /** The learned step-boundary detector this model runs (`stepDetection` not `'delimiter'`), if any. */
+  get stepDetector(): StepDetector | undefined {
+    return this.stepDetection.detector;
+  }
+
   /** The readable form, e.g. `SCORES|PREFIX_SCORES|ACTIVATIONS|LINEAR_READOUT|STEP_SCORES`. */
   get capsString(): string {
     return formatCapabilities(this.backend.capabilities);
   }
 
-  /** One pair laid out and mapped to tokens: ids, step spans, read positions, meta. */
+  /**
+   * One pair laid out and mapped to tokens: ids, step spans, read positions, meta. Synchronous, so
+   * it splits at the delimiter only; `segment` gives the pair as the scoring methods see it.
+   */
   tokenize(input: ScoringInput): TokenizedPair {
     return tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, 'input'), this.tokenizeOptions());
+  }
+
+  /**
+   * One pair as the scoring methods lay it out: `tokenize`, with the learned step-boundary
+   * detector run where it applies (`meta.stepMethod` is then `'learned'`).
+   *
+   * @example
+   * const pair = await prm.segment(['Compute 2+2.', 'First 2+2=4. The answer is 4.']);
+   * pair.steps.map((step) => step.text); // the steps the detector found, when the model has one
+   */
+  async segment(input: ScoringInput): Promise<TokenizedPair> {
+    return (await this.tokenizeAll([input], {})).pairs[0]!;
   }
 
   /** One outcome scalar per pair (the reward at the last step's read position). */
   async score(inputs: readonly ScoringInput[], options: ScoringOptions = {}): Promise<Evidence<OutcomeScores>> {
     this.require('SCORES', 'score');
-    const batch = this.tokenizeAll(inputs, options);
+    const batch = await this.tokenizeAll(inputs, options);
     const curves = await this.readHead(batch, (pair) => [pair.readPositions[pair.readPositions.length - 1]!]);
     const evidence = this.evidence({ values: Float32Array.from(curves, (curve) => curve[0] ?? Number.NaN), errors: batch.errors }, batch);
     return calibrateOutcomeEvidence(evidence, this.calibration);
@@ -214,7 +280,7 @@ export class ProcessRM {
   async stepScores(inputs: readonly ScoringInput[], options: ScoringOptions & { layer?: number } = {}): Promise<Evidence<StepScores>> {
     this.require('STEP_SCORES', 'stepScores');
     if (options.layer !== undefined && options.layer !== this.backend.info.numLayers) this.require('LINEAR_READOUT', 'stepScores at an inner layer');
-    const batch = this.tokenizeAll(inputs, options);
+    const batch = await this.tokenizeAll(inputs, options);
     const curves = await this.readHead(batch, (pair) => pair.readPositions.filter((position) => position >= 0), options.layer);
     const fullCurves = batch.pairs.map((pair, index) => {
       // Steps cut off by left truncation have no score: NaN, and the pair's notes say so.
@@ -242,7 +308,7 @@ export class ProcessRM {
   /** Per pair, the reward read at every token position: how the reward evolves through the text. */
   async prefixScores(inputs: readonly ScoringInput[], options: ScoringOptions = {}): Promise<Evidence<PrefixScores>> {
     this.require('PREFIX_SCORES', 'prefixScores');
-    const batch = this.tokenizeAll(inputs, options);
+    const batch = await this.tokenizeAll(inputs, options);
     const curves = await this.readHead(batch, (pair) => Array.from(pair.inputIds, (_, position) => position));
     return this.evidence(
       { curves, stepReadPositions: batch.pairs.map((pair) => pair.readPositions), meta: batch.pairs.map((pair) => pair.meta), errors: batch.errors },
@@ -253,7 +319,7 @@ export class ProcessRM {
   /** Per pair, the residual stream after `layer` layers at every step's read position (ACTIVATIONS). */
   async stepActivations(inputs: readonly ScoringInput[], options: ScoringOptions & { layer: number }): Promise<Evidence<StepActivations>> {
     this.require('ACTIVATIONS', 'stepActivations');
-    const batch = this.tokenizeAll(inputs, options);
+    const batch = await this.tokenizeAll(inputs, options);
     const { values, width } = await this.forwardValid(
       batch,
       (pair) => pair.readPositions.filter((position) => position >= 0),
@@ -270,6 +336,17 @@ export class ProcessRM {
   }
 
   /**
+   * What a learned step-boundary detector reads (ACTIVATIONS): each solution laid out as the
+   * recipe lays out one step, and the hidden states after each of `layers` layers at every token of
+   * the solution (beside the next token's with `lookahead: 1`). For fitting detectors
+   * (`@reward-lens/train`); applying one is `stepDetection`'s job.
+   */
+  async detectionFeatures(inputs: readonly { problem: string; solution: string }[], options: DetectionFeatureOptions): Promise<SolutionTokenFeatures[]> {
+    this.require('ACTIVATIONS', 'detectionFeatures');
+    return readDetectionFeatures(this.detectionContext(this.tokenizeOptions()), inputs, options);
+  }
+
+  /**
    * Per pair and step, the gradient of the step's score with respect to each input token's
    * embedding (GRADIENTS): its norm and gradient×input per token, or the vectors. Tokens after a
    * step's read position get exactly zero.
@@ -280,7 +357,7 @@ export class ProcessRM {
    */
   async stepGradients(inputs: readonly ScoringInput[], options: StepGradientOptions = {}): Promise<Evidence<StepGradients>> {
     this.require('GRADIENTS', 'stepGradients');
-    const batch = this.tokenizeAll(inputs, options);
+    const batch = await this.tokenizeAll(inputs, options);
     return this.evidence(await computeStepGradients(this.derivativeContext(), batch, options), batch);
   }
 
@@ -290,7 +367,7 @@ export class ProcessRM {
    */
   async hvp(input: ScoringInput, options: ScoreHvpOptions): Promise<Evidence<ScoreHvp>> {
     this.require('HVP', 'hvp');
-    const batch = this.tokenizeAll([input], {});
+    const batch = await this.tokenizeAll([input], {});
     return this.evidence(await computeScoreHvp(this.derivativeContext(), batch.pairs[0]!, options), batch);
   }
 
@@ -304,14 +381,17 @@ export class ProcessRM {
       throw new UnsupportedCapabilityError({ capability: 'KV cache', backend: this.backend.name, operation: 'prefix scoring with a cache' });
     }
     if (typeof problem !== 'string') throw new InvalidInputError('problem must be a string');
-    const context = {
+    // One context per ProcessRM: prefixes of any of its problems can be extended together.
+    this.prefixContext ??= {
       backend: this.backend,
       tokenizer: this.tokenizer,
       recipe: this.recipe,
       columns: this.columns,
+      batchSize: this.options.batchSize,
       tokenize: (text: string, steps: readonly string[]) => this.tokenize({ problem: text, steps }),
+      stableTokens: (pair: TokenizedPair) => stableTokenCount(this.tokenizer, this.recipe, pair, stepJoinerOf(this.recipe, this.options.delimiter)),
     };
-    return new ScoredPrefix(context, problem, [], [], new Float32Array(0), undefined);
+    return new ScoredPrefix(this.prefixContext, problem, [], [], new Float32Array(0), undefined);
   }
 
   /** Frees the backend. */
@@ -320,7 +400,7 @@ export class ProcessRM {
   }
 
   private derivativeContext(): DerivativeContext {
-    return { backend: this.backend, recipe: this.recipe, columns: this.columns, batchSize: this.options.batchSize };
+    return { backend: this.backend, recipe: this.recipe, columns: this.columns, batchSize: this.options.batchSize, padTokenId: this.tokenizer.padTokenId };
   }
 
   private require(capability: CapabilityName, operation: string): void {
@@ -329,39 +409,39 @@ export class ProcessRM {
     }
   }
 
-  /**
-   * Tokenizes every input. With `onInvalid: 'report'`, an input that cannot be scored (malformed,
-   * empty, too long) becomes an error entry and a placeholder pair with no steps, and the others go on.
-   */
-  private tokenizeAll(inputs: readonly ScoringInput[], options: ScoringOptions): TokenizedBatch {
-    if (!Array.isArray(inputs)) throw new InvalidInputError('expected a list of pairs');
-    if (inputs.length === 2 && inputs.every((item) => typeof item === 'string')) {
-      throw new InvalidInputError('expected a list of pairs; wrap a single [problem, solution] pair in a list: [[problem, solution]]');
-    }
-    const onInvalid = options.onInvalid ?? 'throw';
-    if (onInvalid !== 'throw' && onInvalid !== 'report') {
-      throw new InvalidInputError(`onInvalid must be 'throw' or 'report', got ${JSON.stringify(onInvalid)}`, { location: 'options.onInvalid' });
-    }
-    const pairs: TokenizedPair[] = [];
-    const errors: (RewardLensError | null)[] = [];
-    inputs.forEach((input, index) => {
-      try {
-        pairs.push(tokenizePair(this.tokenizer, this.recipe, normalizeScoringInput(input, `pair ${index}`), this.tokenizeOptions()));
-        errors.push(null);
-      } catch (error) {
-        if (!RewardLensError.isInstance(error)) throw error;
-        if (onInvalid === 'throw') throw namingInput(error, index);
-        pairs.push(unscoredPair(error));
-        errors.push(error);
-      }
-    });
-    return { pairs, errors };
+  /** Tokenizes every input (see `tokenizeInputs`), then runs the learned step detector where it applies. */
+  private async tokenizeAll(inputs: readonly ScoringInput[], options: ScoringOptions): Promise<TokenizedBatch> {
+    const tokenizeOptions = this.tokenizeOptions();
+    const { batch, normalized, fail } = tokenizeInputs(inputs, options, (input) => tokenizePair(this.tokenizer, this.recipe, input, tokenizeOptions));
+    await applyLearnedSteps(
+      {
+        ...this.detectionContext(tokenizeOptions),
+        tokenize: (input: NormalizedInput, segmentation: Segmentation) =>
+          tokenizePair(this.tokenizer, this.recipe, input, { ...tokenizeOptions, segmentation }),
+        shortfallOf: (input) => segmentSolution(input.solution, { delimiter: tokenizeOptions.delimiter }).delimiterShortfall,
+      },
+      this.stepDetection,
+      normalized,
+      batch,
+      fail,
+    );
+    return batch;
+  }
+
+  /** How the learned detector reads this model: a solution laid out as one step, batched as the scoring methods batch. */
+  private detectionContext(tokenizeOptions: TokenizeOptions): DetectionContext {
+    return {
+      backend: this.backend,
+      ...this.batchOptions(),
+      layOut: (problem, solution) => tokenizePair(this.tokenizer, this.recipe, { problem, steps: [solution] }, tokenizeOptions),
+    };
   }
 
   private tokenizeOptions(): TokenizeOptions {
     return {
       delimiter: this.options.delimiter,
       ...(this.options.detector ? { detector: this.options.detector } : {}),
+      singleStepAdvice: this.stepDetection.advice,
       maxPositions: this.backend.info.maxPositions,
       truncation: this.options.truncation,
     };
@@ -431,13 +511,6 @@ export class ProcessRM {
   private evidence<Value>(value: Value, batch: TokenizedBatch, extra: readonly string[] = []): Evidence<Value> {
     return createEvidence(value, { gauge: recipeGauge(this.recipe), notes: this.notesFor(batch, extra) });
   }
-}
-
-/** The error with the failing input's position in its message (`pair 3: ...`), as every batch error names it. */
-function namingInput(error: RewardLensError, index: number): RewardLensError {
-  const location = `pair ${index}`;
-  if (!error.message.startsWith(`${location}:`)) error.message = `${location}: ${error.message}`;
-  return error;
 }
 
 function resolveColumns(recipe: ReadingRecipe, tokenizer: PrmTokenizer): number[] | undefined {

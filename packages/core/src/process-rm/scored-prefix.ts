@@ -1,27 +1,64 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import type { CacheHandleV1 } from '../backend/v1/backend-v1.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
-import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
+import { runPrefixPass, type PassContext, type PassResult, type PassRow } from './prefix-pass.js';
 import { SharedCheckpoint } from './shared-checkpoint.js';
 import type { TokenizedPair } from './tokenize-pair.js';
 
 /** What a scored prefix needs from its ProcessRM. */
-export interface PrefixContext {
-  backend: BackendV1;
+export interface PrefixContext extends PassContext {
   tokenizer: PrmTokenizer;
-  recipe: ReadingRecipe;
-  columns: number[] | undefined;
   /** Lays out the problem with these steps exactly as a full pass would. */
   tokenize: (problem: string, steps: readonly string[]) => TokenizedPair;
+  /** How many leading tokens of a layout no next step changes (`stableTokenCount`). */
+  stableTokens: (pair: TokenizedPair) => number;
+}
+
+/** How one candidate is scored: from which checkpoint, and where its own checkpoint goes. */
+interface ExtensionPlan {
+  parent: ScoredPrefix;
+  steps: string[];
+  pair: TokenizedPair;
+  ids: number[];
+  /** The checkpoint it runs from (undefined: from the start), and its length. */
+  checkpoint: SharedCheckpoint | undefined;
+  start: number;
+  /** Tokens no next step changes: the new checkpoint's length (at least `start`). */
+  stable: number;
+  /** The first step whose read position is run again (those before keep their scores). */
+  firstReread: number;
+}
+
+/** A pass over the plan's tokens `[from, to)`, reading the read positions there. */
+function passRow(plan: ExtensionPlan, from: number, to: number, past: CacheHandleV1 | null): PassRow {
+  const reads = plan.pair.readPositions.slice(plan.firstReread).filter((position) => position >= from && position < to);
+  return { tokens: plan.ids.slice(from, to), from, past, reads };
+}
+
+function concatenate(parts: readonly Float32Array[]): Float32Array {
+  if (parts.length === 1) return parts[0]!;
+  const joined = new Float32Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
 }
 
 /**
  * A problem with the steps scored so far, whose keys and values the backend keeps. Extending it
  * by a step runs only the new tokens against the cached ones; the step scores equal those of one
  * full pass over the same steps. Extending leaves this prefix as it was, so several candidate
- * steps can extend it (`extendMany` scores them in one batch). Call `release()` when done.
+ * steps can extend it (`extendMany` scores them in one batch, `ScoredPrefix.extendAll` those of
+ * several prefixes). Call `release()` when done.
+ *
+ * The cache covers the tokens that no next step can change (`cachedTokens`), which may stop short
+ * of the prefix's last tokens (`tokenCount`): a tokenizer that merges a step's end with what
+ * follows (a byte-level BPE writes `.` then `\n` as one `.\n` token) changes them, so an extension
+ * runs them again with the new step's tokens, and nothing before them (`tokensRun`).
  *
  * @example
  * const root = await prm.prefix(problem);
@@ -33,9 +70,11 @@ export class ScoredPrefix {
   readonly steps: readonly string[];
   /** One score per step; the last is `score`. */
   readonly stepScores: Float32Array;
+  /** Tokens the backend ran to score this prefix from its parent's cache (0 for the problem alone). */
+  readonly tokensRun: number;
   private readonly context: PrefixContext;
   private readonly ids: readonly number[];
-  /** The cache of the latest step, linked to those of the steps before; held by this prefix. */
+  /** The cache of the stable tokens, linked to those of the steps before; held by this prefix. */
   private checkpoint: SharedCheckpoint | undefined;
   private released = false;
 
@@ -47,6 +86,7 @@ export class ScoredPrefix {
     ids: readonly number[],
     stepScores: Float32Array,
     checkpoint: SharedCheckpoint | undefined,
+    tokensRun = 0,
   ) {
     this.context = context;
     this.problem = problem;
@@ -54,6 +94,7 @@ export class ScoredPrefix {
     this.ids = ids;
     this.stepScores = stepScores;
     this.checkpoint = checkpoint;
+    this.tokensRun = tokensRun;
   }
 
   /** The latest step's score (NaN before the first step). */
@@ -61,75 +102,93 @@ export class ScoredPrefix {
     return this.stepScores.length === 0 ? Number.NaN : this.stepScores[this.stepScores.length - 1]!;
   }
 
-  /** Tokens covered by the cache. */
+  /** Tokens covered by the cache: those no next step can change. */
   get cachedTokens(): number {
     return this.checkpoint?.length ?? 0;
+  }
+
+  /** Tokens of the prefix as a full pass lays it out (BOS included). */
+  get tokenCount(): number {
+    return this.ids.length;
   }
 
   async extend(step: string): Promise<ScoredPrefix> {
     return (await this.extendMany([step]))[0]!;
   }
 
-  /** Scores several candidate next steps in one forward pass, each from this prefix's cache. */
+  /** Scores several candidate next steps in one batch, each from this prefix's cache. */
   async extendMany(candidates: readonly string[]): Promise<ScoredPrefix[]> {
-    this.assertLive();
-    if (candidates.length === 0) return [];
-    const { backend, recipe } = this.context;
-    const plans = candidates.map((step, index) => {
-      if (typeof step !== 'string' || step.trim() === '') throw new InvalidInputError('a step must be a non-empty string', { location: `candidate ${index}` });
-      const steps = [...this.steps, step];
-      const pair = this.context.tokenize(this.problem, steps);
-      const ids = Array.from(pair.inputIds);
-      // Reuse the longest checkpoint whose tokens the new layout still starts with: a merge at the
-      // old end (".\n" after a step that was last) can change the last few tokens.
-      let common = 0;
-      while (common < this.ids.length && common < ids.length && this.ids[common] === ids[common]) common++;
-      const checkpoint = this.checkpoint && [...this.checkpoint.chain()].find((candidate) => candidate.length <= common && candidate.length < ids.length);
-      const start = checkpoint?.length ?? 0;
-      // Steps read before the reused cache keep their scores; the rest are read in this pass.
-      const firstReread = pair.readPositions.findIndex((position) => position >= start);
-      return { steps, pair, ids, checkpoint, start, firstReread };
-    });
+    return (await ScoredPrefix.extendAll([{ prefix: this, candidates }]))[0]!;
+  }
 
-    const sequenceLength = Math.max(...plans.map((plan) => plan.ids.length - plan.start));
-    const inputIds = new Int32Array(plans.length * sequenceLength);
-    const attentionMask = new Uint8Array(plans.length * sequenceLength);
-    plans.forEach((plan, row) => {
-      inputIds.set(plan.ids.slice(plan.start), row * sequenceLength);
-      attentionMask.fill(1, row * sequenceLength, row * sequenceLength + plan.ids.length - plan.start);
+  /**
+   * Scores candidate next steps of several prefixes of one ProcessRM together: the same batches
+   * as one `extendMany` over them all, so a search iteration costs two rounds of forward passes
+   * (the tokens to keep, then each candidate's last tokens), however many prefixes it extends.
+   *
+   * @example
+   * const [children, others] = await ScoredPrefix.extendAll([{ prefix: a, candidates: ['x.', 'y.'] }, { prefix: b, candidates: ['z.'] }]);
+   */
+  static async extendAll(groups: readonly { prefix: ScoredPrefix; candidates: readonly string[] }[]): Promise<ScoredPrefix[][]> {
+    const context = groups[0]?.prefix.context;
+    const plans = groups.flatMap(({ prefix, candidates }, group) => {
+      prefix.assertLive();
+      if (prefix.context !== context) throw new InvalidInputError('prefixes extended together must come from one ProcessRM', { location: `prefix ${group}` });
+      return candidates.map((step, index) => prefix.plan(step, groups.length === 1 ? `candidate ${index}` : `prefix ${group}, candidate ${index}`));
     });
-    const read: ReadRequestV1 = {
-      kind: 'head',
-      head: recipe.head,
-      positions: plans.map((plan) => plan.pair.readPositions.slice(plan.firstReread).map((position) => position - plan.start)),
-      ...(this.context.columns ? { columns: this.context.columns } : {}),
-    };
-    const result = await backend.doForward({
-      batchSize: plans.length,
-      sequenceLength,
-      inputIds,
-      attentionMask,
-      reads: [read],
-      past: plans.map((plan) => plan.checkpoint?.cache ?? null),
-      returnCache: true,
-    });
-    const { width, values } = result.reads[0]!;
-    return plans.map((plan, row) => {
-      const fresh = activateScores(values[row]!, plan.steps.length - plan.firstReread, width, recipe);
+    if (context === undefined || plans.length === 0) return groups.map(() => []);
+
+    // The stable tokens first, whose caches are kept; then the last ones (which the next step may
+    // change), read from those caches and not kept.
+    const stableRows = plans.flatMap((plan, index) => (plan.stable > plan.start ? [index] : []));
+    const stable = await runPrefixPass(
+      context,
+      stableRows.map((index) => passRow(plans[index]!, plans[index]!.start, plans[index]!.stable, plans[index]!.checkpoint?.cache ?? null)),
+      true,
+    );
+    const caches = new Map(stableRows.map((plan, row) => [plan, stable.caches[row]!]));
+    const values = plans.map((): Float32Array[] => []);
+    stableRows.forEach((plan, row) => values[plan]!.push(stable.values[row]!));
+    const tailRows = plans.flatMap((plan, index) => (plan.ids.length > plan.stable ? [index] : []));
+    let tail: PassResult;
+    try {
+      tail = await runPrefixPass(
+        context,
+        tailRows.map((index) =>
+          passRow(plans[index]!, plans[index]!.stable, plans[index]!.ids.length, caches.get(index) ?? plans[index]!.checkpoint?.cache ?? null),
+        ),
+        false,
+      );
+    } catch (error) {
+      for (const cache of caches.values()) cache.release();
+      throw error;
+    }
+    tailRows.forEach((plan, row) => values[plan]!.push(tail.values[row]!));
+    const width = stable.width || tail.width;
+
+    const children = plans.map((plan, index) => {
+      const fresh = activateScores(concatenate(values[index]!), plan.steps.length - plan.firstReread, width, context.recipe);
       const stepScores = new Float32Array(plan.steps.length);
-      stepScores.set(this.stepScores.subarray(0, plan.firstReread));
+      stepScores.set(plan.parent.stepScores.subarray(0, plan.firstReread));
       stepScores.set(fresh, plan.firstReread);
       // The new cache extends the reused checkpoint (and through it the earlier ones), shared, not forked.
-      const cache = result.caches![row]!;
-      const checkpoint = plan.checkpoint ? plan.checkpoint.extend(plan.ids.length, cache) : new SharedCheckpoint(plan.ids.length, cache, undefined);
-      return new ScoredPrefix(this.context, this.problem, plan.steps, plan.ids, stepScores, checkpoint);
+      const cache = caches.get(index);
+      const checkpoint =
+        cache === undefined
+          ? plan.checkpoint?.hold()
+          : plan.checkpoint
+            ? plan.checkpoint.extend(plan.stable, cache)
+            : new SharedCheckpoint(plan.stable, cache, undefined);
+      return new ScoredPrefix(context, plan.parent.problem, plan.steps, plan.ids, stepScores, checkpoint, plan.ids.length - plan.start);
     });
+    const starts = groups.map((_, group) => groups.slice(0, group).reduce((sum, { candidates }) => sum + candidates.length, 0));
+    return groups.map(({ candidates }, group) => children.slice(starts[group], starts[group]! + candidates.length));
   }
 
   /** An independent copy, to release separately; it shares the (read-only) caches, so nothing is copied. */
   fork(): ScoredPrefix {
     this.assertLive();
-    return new ScoredPrefix(this.context, this.problem, this.steps, this.ids, this.stepScores.slice(), this.checkpoint?.hold());
+    return new ScoredPrefix(this.context, this.problem, this.steps, this.ids, this.stepScores.slice(), this.checkpoint?.hold(), this.tokensRun);
   }
 
   /** Drops this prefix's hold on the cached keys and values (freed once no prefix shares them). Idempotent; extending afterwards throws. */
@@ -138,6 +197,25 @@ export class ScoredPrefix {
     this.released = true;
     this.checkpoint?.drop();
     this.checkpoint = undefined;
+  }
+
+  private plan(step: string, location: string): ExtensionPlan {
+    if (typeof step !== 'string' || step.trim() === '') throw new InvalidInputError('a step must be a non-empty string', { location });
+    const steps = [...this.steps, step];
+    const pair = this.context.tokenize(this.problem, steps);
+    const ids = Array.from(pair.inputIds);
+    // The new layout keeps this prefix's tokens up to `common`: those after the cached ones may
+    // change (".\n" where a step was last), and a rare merge reaching further back is met by the
+    // longest earlier checkpoint that still matches.
+    let common = 0;
+    while (common < this.ids.length && common < ids.length && this.ids[common] === ids[common]) common++;
+    const stable = Math.min(this.context.stableTokens(pair), ids.length);
+    const limit = Math.min(common, stable, ids.length - 1);
+    const checkpoint = this.checkpoint && [...this.checkpoint.chain()].find((candidate) => candidate.length <= limit);
+    const start = checkpoint?.length ?? 0;
+    // Steps read before the reused cache keep their scores; the rest are read in this pass.
+    const firstReread = pair.readPositions.findIndex((position) => position >= start);
+    return { parent: this, steps, pair, ids, checkpoint, start, stable: Math.max(stable, start), firstReread };
   }
 
   private assertLive(): void {

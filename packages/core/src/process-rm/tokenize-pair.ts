@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
 import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
-import type { Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
+import type { LearnedStepsMeta, Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { refuseTagsInContent } from './reserved-tags.js';
 import { planTokenizationWindow, tokensAtLeast } from './tokenization-window.js';
@@ -11,6 +11,10 @@ import type { NormalizedInput } from './scoring-input.js';
 export interface TokenizeOptions {
   delimiter: StepDelimiter;
   detector?: StepBoundaryDetector;
+  /** What a one-step fallback's note advises (the state of the model's learned detector). */
+  singleStepAdvice?: string;
+  /** The solution's steps as already found (by the learned detector), used instead of the delimiter. */
+  segmentation?: Segmentation;
   /** Longest sequence the model takes. */
   maxPositions: number;
   /** `'none'` (default) throws on a longer sequence; `'left'` keeps the last `maxPositions` tokens. */
@@ -36,10 +40,12 @@ export interface TokenizedStep {
 
 export interface PairMeta {
   nSteps: number;
-  /** How the steps were found (`delimiter`, `given`, `detector:<name>`, `single`). */
+  /** How the steps were found (`delimiter`, `given`, `detector:<name>`, `learned`, `single`). */
   stepMethod: string;
-  /** Set when the solution was not split by the delimiter: why, and what was done instead. */
+  /** Set when the solution was not split by the delimiter: why, and what was done instead (naming the learned detector and its held-out precision and recall). */
   stepDetection?: string;
+  /** With `stepMethod: 'learned'`: the detector, its held-out figures, and its probability at each boundary it placed. */
+  stepDetector?: LearnedStepsMeta;
   droppedEmptySteps: number;
   tokenCount: number;
   /** Tokens removed from the start by left truncation. */
@@ -90,7 +96,13 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
       ? segmentGivenSteps([...input.steps], typeof options.delimiter === 'string' ? options.delimiter : template.stepJoiner)
       : {
           solution: input.solution,
-          segmentation: segmentSolution(input.solution, { delimiter: options.delimiter, ...(options.detector ? { detector: options.detector } : {}) }),
+          segmentation:
+            options.segmentation ??
+            segmentSolution(input.solution, {
+              delimiter: options.delimiter,
+              ...(options.detector ? { detector: options.detector } : {}),
+              ...(options.singleStepAdvice ? { singleStepAdvice: options.singleStepAdvice } : {}),
+            }),
         };
   const head = template.prefix + input.problem + template.problemSuffix;
   const problemSpan: CharSpan = [template.prefix.length, template.prefix.length + input.problem.length];
@@ -253,6 +265,7 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
       nSteps: steps.length,
       stepMethod: layout.segmentation.method,
       ...(layout.segmentation.stepDetection ? { stepDetection: layout.segmentation.stepDetection } : {}),
+      ...(layout.segmentation.learned ? { stepDetector: layout.segmentation.learned } : {}),
       droppedEmptySteps: layout.segmentation.droppedEmptySteps,
       tokenCount: ids.length,
       truncatedTokens,

@@ -4,4 +4,4 @@ export { linearTimeDelimiter } from './linear-time-delimiter.js';
 export { mapStepsToTokens, mapSpanToReadToken } from './map-steps-to-tokens.js';
 export type { SegmentSolutionOptions } from './segment-solution.js';
 export type { MapStepsToTokensOptions } from './map-steps-to-tokens.js';
-export type { DelimiterMatcher, StepDelimiter, StepBoundaryDetector, SegmentedStep, Segmentation, StepTokens } from './types.js';
+export type { LearnedStepsMeta, DelimiterMatcher, StepDelimiter, StepBoundaryDetector, SegmentedStep, Segmentation, StepTokens } from './types.js';

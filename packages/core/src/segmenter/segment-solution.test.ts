@@ -83,8 +83,8 @@ describe('segmentSolution: one-step fallback', () => {
     expect(segmentation).toEqual({
       steps: [{ text: 'one line solution with no newline at all', charSpan: [2, 42] }],
       method: 'single',
-      stepDetection:
-        'no delimiter "\\n" found: the solution is one step. A learned step-boundary detector is not built in (pass options.detector); add a delimiter to get per-step scores.',
+      stepDetection: 'no delimiter "\\n" found: the solution is one step. No step-boundary detector was given; add a delimiter to get per-step scores.',
+      delimiterShortfall: 'no delimiter "\\n" found',
       droppedEmptySteps: 0,
     });
   });

@@ -9,11 +9,13 @@ export interface SegmentSolutionOptions {
   delimiter?: StepDelimiter;
   /** Asked for step spans only when the delimiter does not give at least two steps. */
   detector?: StepBoundaryDetector;
+  /** What the one-step note advises when no detector is given (a PRM names its learned detector's state here). */
+  singleStepAdvice?: string;
 }
 
 export const defaultStepDelimiter = '\n';
 
-const noDetectorAdvice = 'A learned step-boundary detector is not built in (pass options.detector); add a delimiter to get per-step scores.';
+const noDetectorAdvice = 'No step-boundary detector was given; add a delimiter to get per-step scores.';
 
 function describeDelimiter(delimiter: StepDelimiter): string {
   if (typeof delimiter === 'string') return JSON.stringify(delimiter);
@@ -102,10 +104,11 @@ export function segmentSolution(solution: string, options: SegmentSolutionOption
     steps: [toStep(solution, trimSpan(solution, 0, solution.length)!)],
     method: 'single',
     stepDetection,
+    delimiterShortfall: reason,
     droppedEmptySteps: 0,
   });
   const detector = options.detector;
-  if (detector === undefined) return single(`${reason}: the solution is one step. ${noDetectorAdvice}`);
+  if (detector === undefined) return single(`${reason}: the solution is one step. ${options.singleStepAdvice ?? noDetectorAdvice}`);
 
   const detected = runDetector(solution, detector);
   if (detected === null) {

@@ -17,8 +17,9 @@ export interface DelimiterMatcher {
 }
 
 /**
- * A seam for a learned step-boundary detector, used when the delimiter does not split a solution
- * into at least two steps. Returns the steps' character spans, or `null` when it finds none.
+ * A text-only step finder (sentences, a rule), used when the delimiter does not split a solution
+ * into at least two steps. Returns the steps' character spans, or `null` when it finds none. The
+ * learned detector, which reads the model's hidden states, is `ProcessRMOptions.stepDetector`.
  */
 export interface StepBoundaryDetector {
   readonly name: string;
@@ -34,12 +35,29 @@ export interface SegmentedStep {
 
 export interface Segmentation {
   steps: SegmentedStep[];
-  /** How the steps were found: `delimiter`, `given` (the caller passed steps), `detector:<name>`, or `single` (one-step fallback). */
-  method: 'delimiter' | 'given' | `detector:${string}` | 'single';
+  /**
+   * How the steps were found: `delimiter`, `given` (the caller passed steps), `detector:<name>` (a
+   * text-only detector), `learned` (the learned step-boundary detector), or `single` (one-step fallback).
+   */
+  method: 'delimiter' | 'given' | `detector:${string}` | 'learned' | 'single';
   /** Set when the solution was not split by the delimiter; says why and what was done. */
   stepDetection?: string;
+  /** With method `learned`: the detector and its figures. */
+  learned?: LearnedStepsMeta;
+  /** With method `single`: why the delimiter gave fewer than two steps (`no delimiter "\n" found`). */
+  delimiterShortfall?: string;
   /** Empty (whitespace-only) pieces between delimiters that were dropped. */
   droppedEmptySteps: number;
+}
+
+/** How learned steps were found: the detector, its held-out figures, its probability at each boundary it placed. */
+export interface LearnedStepsMeta {
+  name: string;
+  layer: number;
+  threshold: number;
+  heldOut: { precision: number; recall: number; f1: number };
+  /** Per boundary (between step k and k+1), the detector's probability that a step ends there. */
+  boundaryProbabilities: number[];
 }
 
 /** A step mapped to token coordinates of the encoded sequence. */

@@ -1,7 +1,7 @@
 import type { BackendV1, ForwardRequestV1 } from '../backend/v1/backend-v1.js';
 
-/** Wraps a real backend and counts its forward passes and the rows it saw. */
-export function countingBackend(backend: BackendV1): BackendV1 & { forwardCalls: number; rowsSeen: number } {
+/** Wraps a real backend and counts its forward passes, the rows and the real (unpadded) tokens it saw. */
+export function countingBackend(backend: BackendV1): BackendV1 & { forwardCalls: number; rowsSeen: number; tokensSeen: number } {
   const counted = {
     specificationVersion: 'v1' as const,
     name: backend.name,
@@ -11,9 +11,11 @@ export function countingBackend(backend: BackendV1): BackendV1 & { forwardCalls:
     info: backend.info,
     forwardCalls: 0,
     rowsSeen: 0,
+    tokensSeen: 0,
     async doForward(request: ForwardRequestV1) {
       counted.forwardCalls += 1;
       counted.rowsSeen += request.batchSize;
+      counted.tokensSeen += request.attentionMask.reduce((sum, mask) => sum + mask, 0);
       return backend.doForward(request);
     },
     dispose: () => backend.dispose(),

@@ -5,8 +5,12 @@ import type { DecoderModel } from '../model/decoder-model.js';
 import { createRandomDecoder } from '../model/random-decoder.js';
 import { createSeededRandom } from '../model/seeded-random.js';
 import { ProcessRM } from '../process-rm/process-rm.js';
+import type { StepTokenGradients } from '../process-rm/step-gradients.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import { conformanceConfigs, conformancePairs } from './conformance-fixtures.js';
+import { conformanceConfigs, conformancePairs, toleranceFor } from './conformance-fixtures.js';
+import { expectClose } from './conformance-assert.js';
+import { referenceForward } from './reference/reference-decoder.js';
+import { referenceHead } from './reference/reference-head.js';
 
 export type GradientConformanceTestName =
   | 'flags and methods agree'
@@ -14,6 +18,8 @@ export type GradientConformanceTestName =
   | 'gradient matches finite differences'
   | 'gradient adds over rows and ignores padding'
   | 'input-embedding gradient is the embedding row gradient'
+  | 'input embeddings replace the token embeddings'
+  | 'integrated gradients add up'
   | 'rejects bad gradient requests'
   | 'hvp matches finite differences of the gradient'
   | 'hvp is symmetric'
@@ -241,6 +247,103 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
             checked++;
           });
           expect(checked).toBeGreaterThan(3);
+        });
+
+        test('input embeddings replace the token embeddings', 'GRADIENTS', model, async (backend) => {
+          const { hiddenSize } = config;
+          const table = model.tensors.get(embeddingName)!;
+          const request = valueBatch(rows, 'right');
+          const gathered = rows.map((_, row) => {
+            const values = new Float32Array(request.sequenceLength * hiddenSize);
+            for (let column = 0; column < request.sequenceLength; column++) {
+              if (request.attentionMask[row * request.sequenceLength + column] === 0) continue;
+              const id = request.inputIds[row * request.sequenceLength + column]!;
+              values.set(table.subarray(id * hiddenSize, (id + 1) * hiddenSize), column * hiddenSize);
+            }
+            return values;
+          });
+          const wrt = { parameters: false, inputEmbeddings: true };
+          // The table's own rows fed in: the same pass.
+          const plain = await backend.doBackward!({ ...request, readGradients: [weights], wrt });
+          const fed = await backend.doBackward!({ ...request, readGradients: [weights], wrt, inputEmbeddings: gathered });
+          fed.reads[0]!.values.forEach((values, row) => expectClose(values, plain.reads[0]!.values[row]!, 1e-6, `reads of row ${row}`));
+          fed.inputEmbeddings!.forEach((values, row) => expectClose(values, plain.inputEmbeddings![row]!, 1e-6, `input gradient of row ${row}`));
+          // Other vectors: the reads are the float64 oracle's on those vectors.
+          const random = createSeededRandom(21);
+          const moved = gathered.map((values) => values.map((value) => 0.5 * value + 0.02 * (random() * 2 - 1)));
+          const at = await backend.doBackward!({ ...request, readGradients: [weights], wrt, inputEmbeddings: moved });
+          rows.forEach((row, index) => {
+            const embeddings = Array.from(row, (_, position) => Array.from(moved[index]!.subarray(position * hiddenSize, (position + 1) * hiddenSize)));
+            const states = referenceForward(model, [...row], { embeddings }).states[config.numLayers]!;
+            const expected = row.length === 0 ? [] : Array.from(row, (_, position) => referenceHead(model, states[position]!, 'value')[0]!);
+            expectClose(at.reads[0]!.values[index]!, expected, toleranceFor(backend.precision), `oracle reads of row ${index} on scaled embeddings`);
+          });
+          // And the gradient there is the derivative of the loss in the vectors fed in.
+          const raw = moved.map((values) => values.map(() => random() * 2 - 1));
+          const norm = Math.hypot(...raw.flatMap((values) => [...values]));
+          const direction = raw.map((values) => values.map((value) => value / norm));
+          const step = 1e-2;
+          const lossAt = async (sign: number) =>
+            linearLoss(
+              (
+                await backend.doBackward!({
+                  ...request,
+                  readGradients: [weights],
+                  wrt: { parameters: false, inputEmbeddings: false },
+                  inputEmbeddings: moved.map((values, row) => values.map((value, entry) => value + sign * step * direction[row]![entry]!)),
+                })
+              ).reads,
+              weights,
+            );
+          const difference = ((await lossAt(1)) - (await lossAt(-1))) / (2 * step);
+          const analytic = at.inputEmbeddings!.reduce(
+            (sum, values, row) => sum + values.reduce((inner, value, entry) => inner + value * direction[row]![entry]!, 0),
+            0,
+          );
+          expect(Math.abs(analytic - difference)).toBeLessThanOrEqual(differenceTolerance(backend.precision) * Math.max(Math.abs(difference), 1e-3));
+          const contract = { code: 'BACKEND_CONTRACT' };
+          await expect(backend.doBackward!({ ...request, readGradients: [weights], inputEmbeddings: [gathered[0]!] })).rejects.toMatchObject(contract);
+          await expect(
+            backend.doBackward!({ ...request, readGradients: [weights], inputEmbeddings: gathered.map((values) => values.subarray(1)) }),
+          ).rejects.toMatchObject(contract);
+        });
+
+        test('integrated gradients add up', 'GRADIENTS', model, async (backend) => {
+          const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
+          const pair = conformancePairs[0]!;
+          if ((backend.capabilities & Capability.ACTIVATIONS) === 0) {
+            await expect(prm.stepGradients([pair], { integratedGradients: { steps: 8 } })).rejects.toMatchObject({ capability: 'ACTIVATIONS' });
+            return;
+          }
+          const ids = [...prm.tokenize(pair).inputIds];
+          const table = model.tensors.get(embeddingName)!;
+          const padRow = Array.from(table.subarray(prm.tokenizer.padTokenId * config.hiddenSize, (prm.tokenizer.padTokenId + 1) * config.hiddenSize));
+          const baselines = {
+            pad: ids.map(() => padRow),
+            zero: ids.map(() => new Array<number>(config.hiddenSize).fill(0)),
+          };
+          const gap = (step: StepTokenGradients) => Math.abs(step.integration!.sum - (step.integration!.scoreAtInput - step.integration!.scoreAtBaseline));
+          const coarse = (await prm.stepGradients([pair], { integratedGradients: { steps: 16 } })).value.pairs[0]!.steps;
+          for (const baseline of ['pad', 'zero'] as const) {
+            const { value } = await prm.stepGradients([pair], { integratedGradients: { steps: 64, baseline } });
+            for (const step of value.pairs[0]!.steps) {
+              const check = step.integration!;
+              expect(check).toMatchObject({ steps: 64, baseline, scoreAtInput: step.score });
+              // The baseline's score, from the oracle on the baseline's embeddings.
+              const states = referenceForward(model, ids, { embeddings: baselines[baseline] }).states[config.numLayers]!;
+              const expected = referenceHead(model, states[step.readTokenIndex]!, 'value')[0]!;
+              expectClose([check.scoreAtBaseline], [expected], toleranceFor(backend.precision), `${baseline} baseline score of step ${step.step}`);
+              expect([...step.integratedGradients!.subarray(step.readTokenIndex + 1)].every((entry) => entry === 0)).toBe(true);
+              if (baseline === 'zero') continue;
+              // Completeness on the padding path: the attributions sum to the score difference, the
+              // midpoint rule's gap shrinking about 16-fold from 16 to 64 points (at least 4-fold here).
+              const difference = check.scoreAtInput - check.scoreAtBaseline;
+              const label = `step ${step.step}: sum ${check.sum}, difference ${difference}, gap at 16 points ${gap(coarse[step.step]!)}`;
+              expect(gap(step), label).toBeLessThanOrEqual(Math.max(gap(coarse[step.step]!) / 4, 1e-5));
+              expect(gap(step), label).toBeLessThanOrEqual(2e-2 * Math.max(Math.abs(difference), 0.1));
+            }
+          }
+          await expect(prm.stepGradients([pair], { integratedGradients: { steps: 0 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
         });
 
         test('rejects bad gradient requests', 'GRADIENTS', model, async (backend) => {

@@ -23,3 +23,4 @@ export { countingBackend } from './counting-backend.js';
 export { createReferenceBackend } from './reference/reference-backend.js';
 export { referenceForward, referenceLinear, referenceRmsNorm, type ReferenceRun } from './reference/reference-decoder.js';
 export { referenceHead } from './reference/reference-head.js';
+export { tokenDetector } from './token-detector.js';

@@ -306,7 +306,19 @@ function registerConfig(suite: SuiteBuilder, options: SeededSuiteOptions, config
         const full = await prm.stepScores([{ problem, steps: steps.slice(0, count) }]);
         expectClose(prefix.stepScores, full.value.curves[0]!, tolerance, `after ${count} steps`);
       }
-      checkEqual(prefix.cachedTokens, prm.tokenize({ problem, steps }).inputIds.length, 'cached tokens');
+      // The cache holds the tokens a next step keeps (the byte-level BPE rewrites the final "." as
+      // ".\n" when a step follows), and the next step runs from there: nothing before, nothing twice.
+      const ids = prm.tokenize({ problem, steps }).inputIds;
+      const longer = prm.tokenize({ problem, steps: [...steps, 'So she sold 72 clips.'] }).inputIds;
+      let kept = 0;
+      while (kept < ids.length && ids[kept] === longer[kept]) kept++;
+      checkEqual(prefix.tokenCount, ids.length, 'prefix tokens');
+      checkEqual(prefix.cachedTokens, kept, 'cached tokens: those the next step keeps');
+      const after = await prefix.extend('So she sold 72 clips.');
+      checkEqual(after.tokensRun, longer.length - kept, 'tokens run by the next step');
+      const afterFull = await prm.stepScores([{ problem, steps: [...steps, 'So she sold 72 clips.'] }]);
+      expectClose(after.stepScores, afterFull.value.curves[0]!, tolerance, 'after a step that rewrites the cached end');
+      after.release();
       // Candidates from one prefix, in one batch, each equal to its own full pass.
       const base = await (await prm.prefix(problem)).extend(steps[0]!);
       const candidates = ['In May she sold 24 clips.', 'In May she sold 96 clips, twice as many.'];

@@ -1,13 +1,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { sharedDataPath } from '@reward-lens/test-data';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlotLibrary } from '../node/plot-library.js';
 import { readPrmBenchFile } from '../node/read-prmbench-file.js';
-import { launchChromium } from '../testing/chromium.js';
+import { launchChromium, openPageFile } from '../testing/chromium.js';
 import { sampleReportData } from '../testing/sample-report-data.js';
 import type { ReportData } from './report-data.js';
 import { renderReport } from './render-report.js';
@@ -44,15 +43,7 @@ describe('the HTML report', () => {
     const folder = await mkdtemp(join(tmpdir(), 'reward-lens-report-'));
     const path = join(folder, 'report.html');
     await writeFile(path, html);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const requests: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:')) requests.push(request.url());
-    });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(pathToFileURL(path).href);
-    await page.waitForSelector('body[data-figures], body[data-report-error]');
+    const { page, requests, errors } = await openPageFile(browser, path);
     expect(await page.getAttribute('body', 'data-report-error')).toBeNull();
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);

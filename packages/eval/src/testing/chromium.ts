@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, as TOOLCHAIN.md and vitest.browser.shared.ts launch it (never a downloaded browser). */
 export const chromiumPath = '/usr/bin/chromium';
@@ -15,4 +16,21 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * Opens a page file (a report, the inspect page) and waits until its script has drawn every
+ * figure or failed; collects the page's errors and any request that is not for a file.
+ */
+export async function openPageFile(browser: Browser, path: string): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith('file:')) requests.push(request.url());
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(pathToFileURL(path).href);
+  await page.waitForSelector('body[data-figures], body[data-report-error]');
+  return { page, requests, errors };
 }

@@ -75,4 +75,45 @@ describe('resumable labelling', () => {
       /written by a run with other settings/,
     );
   });
+
+  it('reports a record its labeller refuses (an InvalidInputError) and goes on; other errors stop the run', async () => {
+    const { InvalidInputError } = await import('@reward-lens/core');
+    const { labelFile } = await import('./label-file.js');
+    const output = join(root, 'refused.jsonl');
+    const jobs = async function* () {
+      for (const key of ['line 1', 'line 2', 'line 3']) yield { key, text: key, input: { problem: key, steps: ['a'], reference: '1' } };
+    };
+    const reported: string[] = [];
+    const totals = await labelFile({
+      jobs: jobs(),
+      outputPath: output,
+      settings: {},
+      label: async (input) => {
+        if (input.problem === 'line 2') throw new InvalidInputError('the policy cannot continue this prefix', { location: 'after step 1' });
+        return `${JSON.stringify({ prompt: input.problem })}\n`;
+      },
+      onError: (job) => {
+        reported.push(`${job.key}: ${job.error.code}: ${job.error.message}`);
+      },
+    });
+    expect(totals).toMatchObject({ records: 3, labelled: 2, errors: 1 });
+    expect(reported).toEqual(['line 2: INVALID_INPUT: after step 1: the policy cannot continue this prefix']);
+    expect(jsonLinesOf(await readFile(output, 'utf8'))).toEqual([{ prompt: 'line 1' }, { prompt: 'line 3' }]);
+    const broken = labelFile({
+      jobs: jobs(),
+      outputPath: join(root, 'broken.jsonl'),
+      settings: {},
+      label: async () => {
+        throw new Error('the server went away');
+      },
+    });
+    await expect(broken).rejects.toThrow(/the server went away/);
+  });
 });
+
+function jsonLinesOf(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}

@@ -1,3 +1,4 @@
+import { InvalidInputError } from '@reward-lens/core';
 import type { LabelInput, PrefixValueStore } from '../labels/label-types.js';
 import { seedFromParts } from '../policy/derive-seed.js';
 import { LabelJournal } from './label-journal.js';
@@ -11,7 +12,10 @@ export interface LabelFileOptions {
   statePath?: string;
   /** Everything that changes the labels (rollouts, mode, seed, policy): a resumed run must have the same. */
   settings: unknown;
-  /** Labels one record: its output lines (`""` when it is filtered out). `seed` is the record's own, the same in every run. */
+  /**
+   * Labels one record: its output lines (`""` when it is filtered out). `seed` is the record's own, the same in every run.
+   * An `InvalidInputError` it throws (a prefix the policy cannot continue) makes the record an error, reported through `onError`.
+   */
   label: (input: LabelInput, context: { store: PrefixValueStore; seed: number; key: string }) => Promise<string>;
   onError?: (job: Extract<LabelJob, { error: unknown }>) => void | Promise<void>;
   onProgress?: (totals: LabelFileTotals) => void;
@@ -53,11 +57,21 @@ export async function labelFile(options: LabelFileOptions): Promise<LabelFileTot
       } else if (journal.isDone(job.key, fingerprint)) {
         totals.resumed++;
       } else {
-        const lines = await options.label(job.input, {
-          store: journal.storeFor(job.key, fingerprint),
-          seed: recordSeed(options.settings, job.key, job.text),
-          key: job.key,
-        });
+        let lines: string;
+        try {
+          lines = await options.label(job.input, {
+            store: journal.storeFor(job.key, fingerprint),
+            seed: recordSeed(options.settings, job.key, job.text),
+            key: job.key,
+          });
+        } catch (error) {
+          // A record the policy cannot continue (an InvalidInputError) is reported, and the run goes on.
+          if (!InvalidInputError.isInstance(error)) throw error;
+          totals.errors++;
+          await options.onError?.({ key: job.key, text: job.text, error: { code: error.code, message: error.message } });
+          options.onProgress?.(totals);
+          continue;
+        }
         await journal.finish(job.key, fingerprint, lines);
         totals.labelled++;
       }

@@ -24,6 +24,17 @@ export interface GeneratorPolicyOptions {
   concurrency?: number;
 }
 
+/**
+ * The problem, a newline, then each step followed by a newline: the layout of the organism's
+ * policy (a `TextGenerator`), and of a model trained on solutions written one step per line.
+ *
+ * @example
+ * const policy = generatorPolicy(createOrganismPolicy({ errorProbability: 0.2 }), { name: 'organism', prompt: stepLinesPrompt });
+ */
+export function stepLinesPrompt(problem: string, steps: readonly string[]): string {
+  return `${problem}\n${steps.map((step) => `${step}\n`).join('')}`;
+}
+
 function endOf(reason: StopReason): ProposalEnd {
   if (reason === 'stop-string') return 'step';
   if (reason === 'stop-token') return 'eos';

@@ -1,5 +1,6 @@
 import { aggregate, type Aggregator } from '@reward-lens/core';
 import type { AnswerChecker } from '../answers/answer-checker.js';
+import type { ScoredCandidate } from '../rerank/scored-candidate.js';
 import { weightedVote } from '../rerank/votes.js';
 import type { SearchNode } from './prefix-scorer.js';
 import type { SearchCounts, SearchResult, SearchSolution, SearchStrategy, SolutionEnd } from './search-types.js';
@@ -24,6 +25,18 @@ export function rankScore(node: SearchNode, rankBy: string | Aggregator): number
   return scored.length > 0 ? aggregate(scored, rankBy) : Number.NEGATIVE_INFINITY;
 }
 
+/** Finished solutions as the votes take candidates (a solution with no finite score does not vote). */
+export function solutionCandidates(solutions: readonly SearchSolution[]): ScoredCandidate[] {
+  return solutions.map((solution, index) => ({
+    index,
+    stepScores: solution.stepScores,
+    score: Number.isFinite(solution.score) ? solution.score : null,
+    answer: solution.answer,
+    answerMethod: null,
+    normalized: solution.normalized,
+  }));
+}
+
 /** The choice among finished solutions: the best score (the earliest on a tie), or the best of the weighted vote's winner. */
 export function finishSearch(
   strategy: SearchStrategy,
@@ -32,15 +45,7 @@ export function finishSearch(
   counts: SearchCounts,
   notes: string[],
 ): SearchResult {
-  const candidates = solutions.map((solution, index) => ({
-    index,
-    stepScores: solution.stepScores,
-    score: Number.isFinite(solution.score) ? solution.score : null,
-    answer: solution.answer,
-    answerMethod: null,
-    normalized: solution.normalized,
-  }));
-  const vote = weightedVote(candidates);
+  const vote = weightedVote(solutionCandidates(solutions));
   let pick: number | null = null;
   if (select === 'weighted-vote' && vote.pick !== null) pick = vote.pick;
   else {

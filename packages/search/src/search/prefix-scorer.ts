@@ -1,4 +1,4 @@
-import type { ProcessRM, ScoredPrefix } from '@reward-lens/core';
+import { ScoredPrefix, type ProcessRM } from '@reward-lens/core';
 import type { BackendMeter } from './meter-backend.js';
 import type { SearchCounts } from './search-types.js';
 
@@ -37,9 +37,9 @@ async function scoring<Result>(
 }
 
 /**
- * Each parent's cache is extended by its candidates in one batch (`extendMany`). Without a meter
- * the tokens counted are those appended to the cache, which is what `extendMany` promises to run;
- * a tokenizer that merges a step's last token with the delimiter makes it run more (see the notes).
+ * The candidates of every parent are scored together from the parents' caches
+ * (`ScoredPrefix.extendAll`): one scoring call per iteration. Without a meter the tokens counted
+ * are those each new prefix ran (`tokensRun`), which is what the backend ran.
  */
 export function incrementalScorer(prm: ProcessRM, counts: SearchCounts, meter?: BackendMeter): PrefixScorer {
   return {
@@ -48,27 +48,19 @@ export function incrementalScorer(prm: ProcessRM, counts: SearchCounts, meter?: 
       return { steps: [], stepScores: [], handle };
     },
     async extend(_problem, groups) {
-      const results: SearchNode[][] = [];
-      try {
-        for (const { parent, candidates } of groups) {
-          if (candidates.length === 0) {
-            results.push([]);
-            continue;
-          }
-          const children = await scoring(
-            counts,
-            meter,
-            () => parent.handle!.extendMany(candidates),
-            (scored) => scored.reduce((sum, child) => sum + child.cachedTokens - parent.handle!.cachedTokens, 0),
-          );
-          counts.scoredSteps += candidates.length;
-          results.push(children.map((child) => ({ steps: [...child.steps], stepScores: Array.from(child.stepScores), handle: child })));
-        }
-      } catch (error) {
-        for (const node of results.flat()) node.handle?.release();
-        throw error;
-      }
-      return results;
+      const scored = groups.filter(({ candidates }) => candidates.length > 0);
+      if (scored.length === 0) return groups.map(() => []);
+      const extended = await scoring(
+        counts,
+        meter,
+        () => ScoredPrefix.extendAll(scored.map(({ parent, candidates }) => ({ prefix: parent.handle!, candidates }))),
+        (children) => children.flat().reduce((sum, child) => sum + child.tokensRun, 0),
+      );
+      counts.scoredSteps += scored.reduce((sum, { candidates }) => sum + candidates.length, 0);
+      let next = 0;
+      return groups.map(({ candidates }) =>
+        candidates.length === 0 ? [] : extended[next++]!.map((child) => ({ steps: [...child.steps], stepScores: Array.from(child.stepScores), handle: child })),
+      );
     },
     release(node) {
       node.handle?.release();

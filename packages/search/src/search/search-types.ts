@@ -26,8 +26,9 @@ export interface SearchCounts {
   /** Tokens the policy generated, for every proposal (kept or pruned). */
   generatedTokens: number;
   /**
-   * Tokens run through the PRM: exactly, with a `meter`; without one, the tokens appended to the
-   * cached prefixes (incremental) or the whole sequences (full), and `scoredTokensExact` is false.
+   * Tokens run through the PRM: exactly, with a `meter`; without one, the tokens each new prefix
+   * ran from its parent's cache (`ScoredPrefix.tokensRun`, incremental) or the whole sequences
+   * (full), what a local backend runs, and `scoredTokensExact` is false.
    */
   scoredTokens: number;
   scoredTokensExact: boolean;
@@ -71,7 +72,7 @@ export interface SearchOptions {
   /** Seeds every policy call. Default 0. */
   seed?: number;
   /**
-   * `incremental` (default): new steps are scored on the cached prefix (`ScoredPrefix.extendMany`).
+   * `incremental` (default): new steps are scored on the cached prefixes (`ScoredPrefix.extendAll`).
    * `full`: every candidate prefix is re-scored from the start, as Python search libraries do;
    * the same picks, for comparison and benchmarks.
    */

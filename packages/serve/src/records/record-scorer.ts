@@ -1,4 +1,4 @@
-import { InvalidInputError, type ProcessRM, type ScoringInput } from '@reward-lens/core';
+import { calibrationNote, InvalidInputError, type ProcessRM, type ScoringInput } from '@reward-lens/core';
 
 /** A record that cannot be scored, reported in its place while the others go on. */
 export interface RecordError {
@@ -40,6 +40,7 @@ export const stepScoreRecords: RecordScorer = {
   },
   async score(prm, inputs) {
     const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
+    const modelNotes = prm.calibration ? [...prm.notes, calibrationNote(prm.calibration)] : prm.notes;
     return inputs.map((_, index) => {
       const error = evidence.value.errors[index];
       if (error) return { error: { code: error.code, message: error.message } };
@@ -50,7 +51,7 @@ export const stepScoreRecords: RecordScorer = {
         stepScores,
         steps: evidence.value.steps[index]!.map((step) => step.text),
         meta,
-        notes: [...prm.notes, ...notes],
+        notes: [...modelNotes, ...notes],
         backend: prm.backend.name,
         gauge: evidence.gauge,
         trust: evidence.trust,

@@ -22,7 +22,7 @@ export interface TrainerState {
   /** The hyperparameters; a resumed run must be given the same ones. */
   hyperparameters: Record<string, unknown>;
   data: { training: string; heldOut: string | null };
-  losses: { step: number; loss: number; learningRate: number; gradientNorm: number }[];
+  losses: { step: number; loss: number; languageModelLoss?: number; learningRate: number; gradientNorm: number }[];
   evaluations: EvaluationRecord[];
   notes: string[];
 }

@@ -10,6 +10,13 @@ export interface StepRecord {
   problem: string;
   steps: string[];
   stepLabels: number[];
+  /**
+   * Token-level labels, where the data knows them (the organism does): per step, how many of its
+   * leading characters a correct solution shares: the step's length for a right step, where it
+   * goes wrong for the first wrong one, 0 after it. With them the head is also trained at every
+   * token of the solution, on whether the text so far is still right (see `TrainingExample`).
+   */
+  correctPrefix?: number[];
 }
 
 /** How step labels become the loss's targets. */
@@ -36,6 +43,16 @@ export function checkStepRecord(record: StepRecord, location: string): StepRecor
   }
   if (record.stepLabels.some((label) => typeof label !== 'number' || (!Number.isNaN(label) && (label < 0 || label > 1)))) {
     fail('every step label must be a number in [0, 1] (or NaN to leave the step out)');
+  }
+  if (record.correctPrefix !== undefined) {
+    const prefix = record.correctPrefix;
+    if (!Array.isArray(prefix) || prefix.length !== record.steps.length) fail(`"correctPrefix" must hold one length per step (${record.steps.length})`);
+    prefix.forEach((length, step) => {
+      if (!Number.isInteger(length) || length < 0 || length > record.steps[step]!.length) {
+        fail(`"correctPrefix" of step ${step} must be a whole number of characters from 0 to the step's ${record.steps[step]!.length}, got ${length}`);
+      }
+    });
+    if (record.stepLabels.some(Number.isNaN)) fail('"correctPrefix" needs a label on every step');
   }
   return record;
 }

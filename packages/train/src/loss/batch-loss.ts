@@ -1,9 +1,28 @@
 import type { BackendV1, ForwardRequestV1, ReadGradientsV1, ReadingRecipe, ReadResultV1 } from '@reward-lens/core';
 import type { TrainingExample } from '../data/training-example.js';
+import { nextTokenLoss } from './next-token-loss.js';
 import { stepCrossEntropy } from './step-cross-entropy.js';
 
-/** A batch as one padded forward request reading the recipe's head at every step of every row. */
-export function batchRequest(examples: readonly TrainingExample[], recipe: ReadingRecipe, columns: number[] | undefined, padTokenId: number): ForwardRequestV1 {
+/** Where the auxiliary loss reads: the positions before each token of the correct steps (each predicts the token after it). */
+export function languageModelPositions(example: TrainingExample): number[] {
+  const [start, end] = example.correctText;
+  return Array.from({ length: Math.max(0, end - start) }, (_, index) => start - 1 + index);
+}
+
+/** The name of the language-model head an auxiliary next-token loss reads (tied to the embeddings). */
+export const auxiliaryLanguageModelHead = 'lm';
+
+/**
+ * A batch as one padded forward request reading the recipe's head at every step of every row,
+ * and, with `languageModel`, the language-model head at every position of each row's correct text.
+ */
+export function batchRequest(
+  examples: readonly TrainingExample[],
+  recipe: ReadingRecipe,
+  columns: number[] | undefined,
+  padTokenId: number,
+  options: { languageModel?: boolean } = {},
+): ForwardRequestV1 {
   const sequenceLength = Math.max(...examples.map((example) => example.inputIds.length));
   const inputIds = new Int32Array(examples.length * sequenceLength).fill(padTokenId);
   const attentionMask = new Uint8Array(examples.length * sequenceLength);
@@ -12,18 +31,16 @@ export function batchRequest(examples: readonly TrainingExample[], recipe: Readi
     attentionMask.fill(1, row * sequenceLength, row * sequenceLength + example.inputIds.length);
   });
   const positions = examples.map((example) => example.readPositions.filter((position) => position >= 0));
-  return {
-    batchSize: examples.length,
-    sequenceLength,
-    inputIds,
-    attentionMask,
-    reads: [{ kind: 'head', head: recipe.head, positions, ...(columns ? { columns } : {}) }],
-  };
+  const reads: ForwardRequestV1['reads'][number][] = [{ kind: 'head', head: recipe.head, positions, ...(columns ? { columns } : {}) }];
+  if (options.languageModel) reads.push({ kind: 'head', head: auxiliaryLanguageModelHead, positions: examples.map(languageModelPositions) });
+  return { batchSize: examples.length, sequenceLength, inputIds, attentionMask, reads };
 }
 
 export interface BatchLoss {
   /** Mean cross-entropy over the steps with a target. */
   loss: number;
+  /** With the auxiliary loss: the mean next-token cross-entropy over the correct text's tokens. */
+  languageModelLoss?: number;
   /** Steps in the loss. */
   steps: number;
   /** Per row, P(correct) at every step (NaN where a step has no read). */
@@ -38,6 +55,7 @@ export function batchLoss(
   examples: readonly TrainingExample[],
   reads: readonly ReadResultV1[],
   recipe: ReadingRecipe,
+  options: { languageModelWeight?: number } = {},
 ): { value: BatchLoss; gradients: ReadGradientsV1 } {
   const read = reads[0]!;
   const width = read.width;
@@ -66,7 +84,17 @@ export function batchLoss(
     probabilities.push(rowProbabilities);
     return gradient;
   });
-  return { value: { loss: counted > 0 ? total / counted : Number.NaN, steps: counted, probabilities }, gradients: [gradients] };
+  const value: BatchLoss = { loss: counted > 0 ? total / counted : Number.NaN, steps: counted, probabilities };
+  if (reads.length < 2) return { value, gradients: [gradients] };
+  const languageModel = nextTokenLoss(
+    examples.map((example) => example.inputIds),
+    examples.map(languageModelPositions),
+    reads[1]!.values,
+    reads[1]!.width,
+    options.languageModelWeight ?? 1,
+  );
+  value.languageModelLoss = languageModel.loss;
+  return { value, gradients: [gradients, languageModel.gradients] };
 }
 
 /** A forward pass over a batch with its loss (no gradients): for held-out evaluation. */

@@ -45,7 +45,9 @@ export function createProgressBar(stream: ProgressStream, options: { width?: num
         const filled = Math.round((width * event.step) / event.totalSteps);
         const text =
           `step ${event.step}/${event.totalSteps} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ` +
-          `loss ${event.loss.toFixed(4)} (avg ${averageLoss.toFixed(4)}) lr ${event.learningRate.toExponential(1)} ` +
+          `loss ${event.loss.toFixed(4)} (avg ${averageLoss.toFixed(4)}) ` +
+          (event.languageModelLoss !== undefined ? `lm ${event.languageModelLoss.toFixed(3)} ` : '') +
+          `lr ${event.learningRate.toExponential(1)} ` +
           `${Math.round(event.tokensPerSecond).toLocaleString('en-US')} tok/s ETA ${formatDuration(event.etaSeconds)}`;
         for (const skipped of event.skipped) line(`  skipped ${skipped}`);
         if (terminal) {

@@ -9,6 +9,8 @@ export type TrainingEvent =
       step: number;
       totalSteps: number;
       loss: number;
+      /** The auxiliary next-token loss, when the run has one. */
+      languageModelLoss?: number;
       learningRate: number;
       gradientNorm: number;
       tokens: number;

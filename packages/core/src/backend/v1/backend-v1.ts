@@ -131,6 +131,13 @@ export interface BackwardRequestV1 extends ForwardRequestV1 {
   readGradients: ReadGradientsV1 | ((reads: readonly ReadResultV1[]) => ReadGradientsV1);
   /** Which gradients to return (default both): the parameters' and the input embeddings'. */
   wrt?: { parameters?: boolean; inputEmbeddings?: boolean };
+  /**
+   * Per row, `[sequenceLength, hiddenSize]` position-major: the vectors fed into the first layer
+   * instead of the embedding rows of `inputIds` (at real positions; padding is ignored), as
+   * integrated gradients needs (the scores along a path of scaled embeddings). The embedding
+   * table then gets no gradient from the input (a tied LM head's use of it still counts).
+   */
+  inputEmbeddings?: readonly Float32Array[];
 }
 
 export interface BackwardResultV1 {

@@ -4,8 +4,8 @@ import { validateForwardRequest } from './validate-forward-request.js';
 
 /**
  * Checks a `doBackward` request before any work: the forward part as `validateForwardRequest`
- * does, no caches (gradients do not flow into a cached prefix), and, when `readGradients` is
- * given as arrays, their shapes. Returns, per row, the number of real tokens.
+ * does, no caches (gradients do not flow into a cached prefix), when `readGradients` is given as
+ * arrays their shapes, and the shapes of `inputEmbeddings`. Returns, per row, the number of real tokens.
  */
 export function validateBackwardRequest(backend: BackendV1, request: BackwardRequestV1): number[] {
   const fail = (message: string): never => {
@@ -14,6 +14,20 @@ export function validateBackwardRequest(backend: BackendV1, request: BackwardReq
   if (request.past !== undefined || request.returnCache === true) fail('a backward pass takes no past cache and returns none');
   const realTokens = validateForwardRequest(backend, request);
   if (typeof request.readGradients !== 'function') checkReadGradientShapes(backend, request, request.readGradients, undefined);
+  if (request.inputEmbeddings !== undefined) {
+    const width = request.sequenceLength * backend.info.hiddenSize;
+    if (!Array.isArray(request.inputEmbeddings) || request.inputEmbeddings.length !== request.batchSize) {
+      fail(`inputEmbeddings must hold one array per row (${request.batchSize})`);
+    }
+    request.inputEmbeddings.forEach((values, row) => {
+      if (!(values instanceof Float32Array) || values.length !== width) {
+        fail(`inputEmbeddings of row ${row} have ${values?.length} values, expected ${request.sequenceLength}x${backend.info.hiddenSize}`);
+      }
+      for (let index = 0; index < values.length; index++) {
+        if (!Number.isFinite(values[index]!)) fail(`inputEmbeddings of row ${row} hold a non-finite value at ${index}`);
+      }
+    });
+  }
   return realTokens;
 }
 

@@ -11,8 +11,11 @@ export interface ReferenceRun {
   states: number[][][];
 }
 
-/** Runs every layer over `ids` (position ids 0, 1, ...). */
-export function referenceForward(model: DecoderModel, ids: readonly number[]): ReferenceRun {
+/**
+ * Runs every layer over `ids` (position ids 0, 1, ...). `embeddings`, one vector per id, replaces
+ * the embedding table's rows as the input (integrated gradients feeds scaled embeddings).
+ */
+export function referenceForward(model: DecoderModel, ids: readonly number[], options: { embeddings?: readonly (readonly number[])[] } = {}): ReferenceRun {
   const config = model.config;
   const tensor = (name: string): Float32Array => {
     const found = model.tensors.get(name);
@@ -22,7 +25,9 @@ export function referenceForward(model: DecoderModel, ids: readonly number[]): R
   const hidden = config.hiddenSize;
   const headDim = config.headDim;
   const embeddings = tensor('model.embed_tokens.weight');
-  let x = ids.map((id) => Array.from(embeddings.subarray(id * hidden, (id + 1) * hidden)));
+  let x = ids.map((id, position) =>
+    options.embeddings ? [...options.embeddings[position]!] : Array.from(embeddings.subarray(id * hidden, (id + 1) * hidden)),
+  );
   const states = [x.map((row) => [...row])];
   for (let layer = 0; layer < config.numLayers; layer++) {
     const prefix = `model.layers.${layer}`;

@@ -1,0 +1,72 @@
+import { aggregate, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
+
+export const aggregateNames = ['min', 'prod', 'mean', 'last'] as const;
+export type AggregateName = (typeof aggregateNames)[number];
+
+export interface ScoredStep {
+  index: number;
+  text: string;
+  /** The step's score as the backend gave it (float32, unrounded). */
+  score: number;
+}
+
+/** One solution scored: every step, the outcome from its own call, and what the page shows about them. */
+export interface ScoredSolution {
+  steps: ScoredStep[];
+  /** The step with the lowest score (the first of equal ones). */
+  lowest: number;
+  /** `prm.score(...)`: the outcome score, read at the end of the solution. */
+  outcome: number;
+  /** |outcome − last step's score|: 0 when "the last step is the outcome" holds exactly. */
+  outcomeGap: number;
+  aggregates: Record<AggregateName, number>;
+  gauge: Gauge;
+  trust: Trust;
+  /** Which backend ran, skipped backends, step detection, truncation: the SDK's notes. */
+  notes: string[];
+  stepMethod: string;
+  tokenCount: number;
+  /** Milliseconds of `stepScores` and of `score`. */
+  stepsMs: number;
+  outcomeMs: number;
+}
+
+/** The index of the lowest score (the first of equal ones). */
+export function lowestIndex(scores: readonly number[]): number {
+  let lowest = 0;
+  for (let index = 1; index < scores.length; index++) if (scores[index]! < scores[lowest]!) lowest = index;
+  return lowest;
+}
+
+/**
+ * Scores a solution (one step per line at the PRM's delimiter) in one forward pass, and its
+ * outcome with `prm.score`: the two are separate calls, so "last step = outcome" is checked, not
+ * assumed. Input the PRM cannot score throws its typed error.
+ */
+export async function scoreSolution(prm: ProcessRM, problem: string, solution: string): Promise<ScoredSolution> {
+  const stepsStarted = performance.now();
+  const evidence = await prm.stepScores([{ problem, solution }]);
+  const stepsMs = performance.now() - stepsStarted;
+  const outcomeStarted = performance.now();
+  const outcome = await prm.score([{ problem, solution }]);
+  const outcomeMs = performance.now() - outcomeStarted;
+
+  const curve = Array.from(evidence.value.curves[0]!);
+  const steps = evidence.value.steps[0]!.map((step, index) => ({ index, text: step.text, score: curve[index]! }));
+  const outcomeScore = outcome.value.values[0]!;
+  const meta = evidence.value.meta[0]!;
+  return {
+    steps,
+    lowest: lowestIndex(curve),
+    outcome: outcomeScore,
+    outcomeGap: Math.abs(outcomeScore - curve[curve.length - 1]!),
+    aggregates: Object.fromEntries(aggregateNames.map((name) => [name, aggregate(curve, name)])) as Record<AggregateName, number>,
+    gauge: evidence.gauge,
+    trust: evidence.trust,
+    notes: evidence.notes,
+    stepMethod: meta.stepMethod,
+    tokenCount: meta.tokenCount,
+    stepsMs,
+    outcomeMs,
+  };
+}

@@ -1,0 +1,163 @@
+import { ModelLoadError } from '../errors/model-load-error.js';
+import { expectedTensorShapes, type HeadSpec } from '../model/decoder-config.js';
+import type { DecoderModel } from '../model/decoder-model.js';
+import { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
+import { decoderConfigFromHf, type DecoderConfigFromHfOptions } from './hf-config.js';
+import { missingFileError, readJsonFile, requireEntry, type ModelFiles } from './model-files.js';
+import type { SafetensorsTensor } from './safetensors.js';
+import { readSafetensorsFrom, type SafetensorsFile } from './safetensors-reader.js';
+
+/* Browser-safe: a Hugging Face decoder folder read through `ModelFiles` (disk, picked files, memory). */
+
+export interface DecoderFolder {
+  model: DecoderModel;
+  tokenizerJson: unknown;
+  tokenizerConfig: unknown | null;
+  notes: string[];
+}
+
+/** Weights as PyTorch pickles (not the trainer's training_args.bin or optimizer.pt). */
+const pickleWeightsFile = /^(pytorch_model|model|consolidated)[\w.-]*\.(bin|pt|pth|ckpt)$/;
+
+/**
+ * Loads a Hugging Face model folder from its files: `config.json`, `model.safetensors` (or the
+ * shards listed in `model.safetensors.index.json`), `tokenizer.json` and, when present,
+ * `tokenizer_config.json`. Only the tensors the config uses are read. Nothing is executed:
+ * PyTorch pickles are refused, not unpickled.
+ *
+ * @example
+ * const { model, tokenizerJson } = await loadDecoderFiles(modelFilesFromEntries(picked), { heads: [{ name: 'lm', kind: 'lm' }] });
+ */
+export async function loadDecoderFiles(files: ModelFiles, options: { heads: HeadSpec[] } & DecoderConfigFromHfOptions): Promise<DecoderFolder> {
+  const entries = await files.list();
+  const configName = requireEntry(files, 'config.json', entries);
+  // Checked before the weights are read, so that a missing tokenizer fails fast.
+  const tokenizerName = requireEntry(files, 'tokenizer.json', entries);
+  const configPath = files.describe(configName);
+  const { config, notes } = decoderConfigFromHf(await readJsonFile(files, configName), configPath, options.heads, options);
+
+  const { opened, weightsFile, shardOf } = await openWeightFiles(files, entries);
+  try {
+    // The config's sizes are checked against the files' headers before anything is allocated.
+    checkLayerCount(config.numLayers, opened, configPath);
+    const expected = expectedTensorShapes(config);
+    const skipped: string[] = [];
+    const sources: TensorSource[] = [];
+    for (const { name: fileName, file } of opened) {
+      const wanted = [...file.entries.keys()].filter((name) => {
+        if (shardOf && shardOf.get(name) !== fileName) return false;
+        if (decoderTensorName(name, expected) !== undefined) return true;
+        skipped.push(name);
+        return false;
+      });
+      checkShapes(wanted, file, expected);
+      const tensors = new Map<string, SafetensorsTensor>();
+      // Tensors the config does not use are never read (a tied model's lm_head can be gigabytes).
+      for (const name of wanted) {
+        const entry = file.entries.get(name)!;
+        tensors.set(name, { dtype: entry.dtype, shape: entry.shape, data: await file.read(name) });
+      }
+      sources.push({ file: file.path, tensors });
+    }
+    const collected = collectDecoderTensors(config, sources, { weightsFile, skipped });
+    const tokenizerJson = await readJsonFile(files, tokenizerName);
+    const tokenizerConfig = entries.includes('tokenizer_config.json') ? await readJsonFile(files, 'tokenizer_config.json') : null;
+    return { model: collected.model, tokenizerJson, tokenizerConfig, notes: [...notes, ...collected.notes] };
+  } finally {
+    await Promise.all(opened.map(({ file }) => file.close()));
+  }
+}
+
+interface OpenedWeights {
+  /** Each safetensors file with its name in the folder (a shard index names shards that way). */
+  opened: { name: string; file: SafetensorsFile }[];
+  /** Names the file or index that should have listed a missing tensor. */
+  weightsFile: string;
+  shardOf?: Map<string, string>;
+}
+
+/** The folder's safetensors files, opened with their headers read: one file, or the shards an index lists. */
+async function openWeightFiles(files: ModelFiles, entries: readonly string[]): Promise<OpenedWeights> {
+  const open = async (name: string) => ({ name, file: await readSafetensorsFrom(await files.open(name)) });
+  if (entries.includes('model.safetensors')) {
+    return { opened: [await open('model.safetensors')], weightsFile: files.describe('model.safetensors') };
+  }
+  if (entries.includes('model.safetensors.index.json')) {
+    const shardOf = await readShardIndex(files, 'model.safetensors.index.json');
+    const opened: OpenedWeights['opened'] = [];
+    try {
+      for (const shard of [...new Set(shardOf.values())].sort()) {
+        const current = await open(requireEntry(files, shard, entries));
+        opened.push(current);
+        const absent = [...shardOf].find(([name, listed]) => listed === shard && !current.file.entries.has(name));
+        if (absent) {
+          throw new ModelLoadError(`tensor "${absent[0]}" is not in this shard, though model.safetensors.index.json lists it here`, {
+            file: current.file.path,
+          });
+        }
+      }
+    } catch (error) {
+      await Promise.all(opened.map(({ file }) => file.close()));
+      throw error;
+    }
+    return { opened, weightsFile: files.describe('model.safetensors.index.json'), shardOf };
+  }
+  const pickles = entries.filter((entry) => pickleWeightsFile.test(entry));
+  if (pickles.length > 0) {
+    throw new ModelLoadError(
+      `the weights are only in PyTorch pickle files (${pickles.join(', ')}), which reward-lens does not load because unpickling can run code; ` +
+        `convert them to safetensors first (in Python: from_pretrained(folder) then save_pretrained(out, safe_serialization=True))`,
+      { file: files.describe(pickles[0]!) },
+    );
+  }
+  throw missingFileError(files, 'model.safetensors', entries, ' (nor model.safetensors.index.json)');
+}
+
+/** Tensor name to shard file name, from `model.safetensors.index.json`. */
+async function readShardIndex(files: ModelFiles, indexName: string): Promise<Map<string, string>> {
+  const index = await readJsonFile(files, indexName);
+  const indexPath = files.describe(indexName);
+  const weightMap = (index as { weight_map?: unknown } | null)?.weight_map;
+  if (typeof weightMap !== 'object' || weightMap === null || Array.isArray(weightMap)) {
+    throw new ModelLoadError('has no "weight_map" object', { file: indexPath });
+  }
+  const shardOf = new Map<string, string>();
+  for (const [name, shard] of Object.entries(weightMap as Record<string, unknown>)) {
+    // Shards must sit in the folder itself: an index must not send the loader elsewhere.
+    if (typeof shard !== 'string' || shard === '' || /[\\/]/.test(shard) || shard === '..' || shard === '.') {
+      throw new ModelLoadError(`weight_map gives tensor "${name}" the shard ${JSON.stringify(shard)}, which is not a file name in this folder`, {
+        file: indexPath,
+      });
+    }
+    shardOf.set(name, shard);
+  }
+  return shardOf;
+}
+
+/**
+ * A config that declares more layers than the weights hold is refused before per-layer tables are
+ * built (`num_hidden_layers: 1000000` would otherwise take minutes and gigabytes to fail).
+ */
+function checkLayerCount(numLayers: number, opened: OpenedWeights['opened'], configPath: string): void {
+  let stored = 0;
+  for (const { file } of opened) {
+    for (const name of file.entries.keys()) {
+      const match = /^(?:model\.)?layers\.(\d+)\./.exec(name);
+      if (match) stored = Math.max(stored, Number(match[1]) + 1);
+    }
+  }
+  if (numLayers > stored) {
+    throw new ModelLoadError(`num_hidden_layers is ${numLayers}, but the weights hold ${stored} layer(s)`, { file: configPath });
+  }
+}
+
+/** Every wanted tensor's stored shape against the config's, from the header alone (nothing is allocated yet). */
+function checkShapes(names: readonly string[], file: SafetensorsFile, expected: ReadonlyMap<string, number[]>): void {
+  for (const name of names) {
+    const shape = expected.get(decoderTensorName(name, expected)!)!;
+    const stored = file.entries.get(name)!.shape;
+    if (stored.length !== shape.length || stored.some((dimension, index) => dimension !== shape[index])) {
+      throw new ModelLoadError(`tensor "${name}" has shape [${stored.join(', ')}], the config needs [${shape.join(', ')}]`, { file: file.path });
+    }
+  }
+}

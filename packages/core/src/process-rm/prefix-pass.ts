@@ -1,0 +1,71 @@
+import type { BackendV1, CacheHandleV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import type { ReadingRecipe } from '../recipes/reading-recipe.js';
+
+/** Some tokens of one candidate prefix, run from a cache of the tokens before them. */
+export interface PassRow {
+  /** The tokens to run: sequence positions `[from, from + tokens.length)`. */
+  tokens: readonly number[];
+  from: number;
+  /** The cache of the `from` tokens before them (null when `from` is 0). */
+  past: CacheHandleV1 | null;
+  /** Sequence positions within the row's tokens whose head outputs are read. */
+  reads: readonly number[];
+}
+
+export interface PassContext {
+  backend: BackendV1;
+  recipe: ReadingRecipe;
+  columns: number[] | undefined;
+  /** Rows per forward pass. */
+  batchSize: number;
+}
+
+export interface PassResult {
+  /** Per row, its reads' head outputs (`reads.length * width`, position-major). */
+  values: Float32Array[];
+  /** Per row, when asked for: a cache of its past and its tokens, held by the caller. */
+  caches: CacheHandleV1[];
+  width: number;
+}
+
+/**
+ * Runs the rows through the backend, `batchSize` rows per padded forward pass (no rows: no pass).
+ * If a pass fails, the caches already made are released before the error goes on.
+ */
+export async function runPrefixPass(context: PassContext, rows: readonly PassRow[], returnCache: boolean): Promise<PassResult> {
+  const result: PassResult = { values: [], caches: [], width: 0 };
+  try {
+    for (let first = 0; first < rows.length; first += context.batchSize) {
+      const chunk = rows.slice(first, first + context.batchSize);
+      const sequenceLength = Math.max(...chunk.map((row) => row.tokens.length));
+      const inputIds = new Int32Array(chunk.length * sequenceLength);
+      const attentionMask = new Uint8Array(chunk.length * sequenceLength);
+      chunk.forEach((row, index) => {
+        inputIds.set(row.tokens, index * sequenceLength);
+        attentionMask.fill(1, index * sequenceLength, index * sequenceLength + row.tokens.length);
+      });
+      const read: ReadRequestV1 = {
+        kind: 'head',
+        head: context.recipe.head,
+        positions: chunk.map((row) => row.reads.map((position) => position - row.from)),
+        ...(context.columns ? { columns: context.columns } : {}),
+      };
+      const output = await context.backend.doForward({
+        batchSize: chunk.length,
+        sequenceLength,
+        inputIds,
+        attentionMask,
+        reads: [read],
+        past: chunk.map((row) => row.past),
+        returnCache,
+      });
+      result.values.push(...output.reads[0]!.values);
+      result.width = output.reads[0]!.width;
+      if (returnCache) result.caches.push(...output.caches!);
+    }
+  } catch (error) {
+    for (const cache of result.caches) cache.release();
+    throw error;
+  }
+  return result;
+}

@@ -1,0 +1,126 @@
+import type { ModelSource, OnnxModelSource } from '../backend/model-source.js';
+import { ModelLoadError } from '../errors/model-load-error.js';
+import { loadDecoderFiles } from '../loading/decoder-files.js';
+import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
+import { readJsonFile, readWholeFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
+import { chooseOnnxGraph } from '../loading/onnx-graph-choice.js';
+import type { HeadSpec } from '../model/decoder-config.js';
+import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
+
+/* Browser-safe: what a PRM folder holds, read through `ModelFiles` (a folder on disk, picked files, bytes). */
+
+export interface PretrainedFolder {
+  source: ModelSource;
+  tokenizerJson: unknown;
+  tokenizerConfig: unknown | null;
+  /** The model's vocabulary size from config.json. */
+  vocabSize: number;
+  /** The folder's `step-detector.json`, when it has one. */
+  stepDetector?: StepDetector;
+  notes: string[];
+}
+
+/** Which of a folder's files to read when it holds both a graph and weights (see `readsWeightsOverGraph`). */
+export interface FolderChoice {
+  /** The backend asked for by name, which runs weights and not graphs: read the weights. */
+  preferWeights: boolean;
+  /** Its name, for the note. */
+  backend: string;
+}
+
+const weightFiles = ['model.safetensors', 'model.safetensors.index.json'];
+
+/** External weights beside an ONNX graph (`model.onnx_data`, Optimum's `model.onnx.data`). */
+const externalDataFile = /\.onnx[._]data$/;
+
+/**
+ * Reads what a PRM folder holds: an ONNX graph (see `chooseOnnxGraph`: the read-positions graph
+ * of an export, `model.onnx` or `onnx/model.onnx`) when there is one, else the safetensors
+ * weights; the tokenizer files either way. When the folder holds both, the graph is read unless
+ * `choice.preferWeights` (the named backend runs weights only); a note says which was read.
+ * Nothing is executed. A graph on disk is handed to the backend by its path (once opened, so a
+ * FIFO or a directory in its place is a typed error, not a hang in onnxruntime); a graph in
+ * memory by its bytes, with the text of its `config.json`.
+ */
+export async function readPretrainedFiles(
+  files: ModelFiles,
+  heads: HeadSpec[],
+  options: DecoderConfigFromHfOptions = {},
+  choice: FolderChoice = { preferWeights: false, backend: 'auto' },
+): Promise<PretrainedFolder> {
+  const entries = await files.list();
+  const stepDetector = await readStepDetector(files, entries);
+  const detectorFields = stepDetector ? { stepDetector } : {};
+  const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
+  const graph = await chooseOnnxGraph(files);
+  const hasWeights = entries.some((entry) => weightFiles.includes(entry));
+  if (graph !== undefined && !(choice.preferWeights && hasWeights)) {
+    const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
+    if (!entries.includes('tokenizer.json')) {
+      throw new ModelLoadError(`tokenizer.json is missing beside ${files.describe(graph)} (the folder holds: ${entries.join(', ')})`, { file: files.location });
+    }
+    const tokenizerJson = await readJsonFile(files, 'tokenizer.json');
+    const tokenizerConfig = entries.includes('tokenizer_config.json') ? await readJsonFile(files, 'tokenizer_config.json') : null;
+    return {
+      source: await onnxSource(files, graph, entries, config),
+      tokenizerJson,
+      tokenizerConfig,
+      vocabSize: Number((config as { vocab_size?: unknown }).vocab_size),
+      ...detectorFields,
+      // The backend's own note names the graph it ran; this one is for the weights beside it, when there are any.
+      notes: [
+        ...(hasWeights
+          ? [`found ${files.describe(graph)}: the ONNX graph is run, not the safetensors weights (a backend named that runs weights, such as tiny, reads them)`]
+          : []),
+        ...detectorNotes,
+      ],
+    };
+  }
+  const loaded = await loadDecoderFiles(files, { heads, ...options });
+  if (graph !== undefined) {
+    loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`);
+  }
+  return {
+    source: { kind: 'decoder', model: loaded.model, description: `the weights in ${files.location}` },
+    tokenizerJson: loaded.tokenizerJson,
+    tokenizerConfig: loaded.tokenizerConfig,
+    vocabSize: loaded.model.config.vocabSize,
+    ...detectorFields,
+    notes: [...loaded.notes, ...detectorNotes],
+  };
+}
+
+/** The folder's learned step-boundary detector, checked, or undefined when it has none. A malformed one is a `ModelLoadError` naming the file. */
+async function readStepDetector(files: ModelFiles, entries: readonly string[]): Promise<StepDetector | undefined> {
+  if (!entries.includes(stepDetectorFileName)) return undefined;
+  const value = await readJsonFile(files, stepDetectorFileName);
+  try {
+    return validateStepDetector(value, 'step detector');
+  } catch (error) {
+    throw new ModelLoadError(`is not a step detector this version reads (${error instanceof Error ? error.message : String(error)})`, {
+      file: files.describe(stepDetectorFileName),
+      cause: error,
+    });
+  }
+}
+
+async function onnxSource(files: ModelFiles, graph: string, entries: readonly string[], config: unknown): Promise<OnnxModelSource> {
+  const localPath = files.localPath?.(graph);
+  if (localPath !== undefined) {
+    // Opened before its path is handed on: a directory, a FIFO or a link loop in its place is a
+    // ModelLoadError naming it, where onnxruntime would fail obscurely or block forever.
+    await (await files.open(graph)).close();
+    return { kind: 'onnx', path: localPath, description: `the ONNX graph ${localPath}` };
+  }
+  const folder = graph.includes('/') ? graph.slice(0, graph.lastIndexOf('/') + 1) : '';
+  const external = entries.find((entry) => entry.startsWith(folder) && !entry.slice(folder.length).includes('/') && externalDataFile.test(entry));
+  if (external !== undefined) {
+    throw new ModelLoadError(
+      `the graph's weights are in a separate file (${external}), which onnxruntime reads only from disk; load this folder from disk ` +
+        '(ProcessRM.fromPretrained in Node), or export the model with its weights inside the graph',
+      { file: files.describe(graph) },
+    );
+  }
+  const path = files.describe(graph);
+  return { kind: 'onnx', path, bytes: await readWholeFile(files, graph), configJson: JSON.stringify(config), description: `the ONNX graph ${path}` };
+}

@@ -1,0 +1,96 @@
+import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { forwardReadsInBatches } from '../process-rm/forward-batches.js';
+import type { TokenizedPair } from '../process-rm/tokenize-pair.js';
+import type { CharSpan } from '../tokenizers/tokenizer.js';
+
+/** What reading a detector's features needs of a PRM. */
+export interface DetectionContext {
+  backend: BackendV1;
+  /** The pair laid out as the recipe lays out a solution of one step (`{ problem, steps: [solution] }`). */
+  layOut(problem: string, solution: string): TokenizedPair;
+  batchSize: number;
+  padding: 'left' | 'right';
+  padTokenId: number;
+}
+
+export interface DetectionFeatureOptions {
+  /** Hidden states read (0 = embeddings, k = after decoder layer k). */
+  layers: readonly number[];
+  /** 1: each token's features are its hidden state and the next token's. */
+  lookahead: 0 | 1;
+}
+
+/** One solution's tokens and, per layer asked, their features. */
+export interface SolutionTokenFeatures {
+  solution: string;
+  /** Per token of the solution (in order), its characters in the solution. */
+  tokenSpans: CharSpan[];
+  /** Per layer asked (in order), `tokens × width` values, width = hidden size × (1 + lookahead). */
+  features: Float32Array[];
+  /** Width of a token's features. */
+  width: number;
+  /** Tokens of the laid-out pair that left truncation removed before the solution's first kept token (0 mostly). */
+  truncatedTokens: number;
+}
+
+/**
+ * The PRM's hidden states over each solution's tokens, as a step-boundary detector reads them:
+ * the pair is laid out as the recipe lays out a one-step solution (so the text the detector sees
+ * is the text the model sees), and every token overlapping the solution's characters is read,
+ * with the next token's state beside it under `lookahead: 1` (zeros after the last token).
+ */
+export async function readDetectionFeatures(
+  context: DetectionContext,
+  inputs: readonly { problem: string; solution: string }[],
+  options: DetectionFeatureOptions,
+): Promise<SolutionTokenFeatures[]> {
+  const { backend } = context;
+  const hiddenSize = backend.info.hiddenSize;
+  for (const layer of options.layers) {
+    if (!Number.isInteger(layer) || layer < 0 || layer > backend.info.numLayers) {
+      throw new InvalidInputError(`layer ${layer} is not one of 0..${backend.info.numLayers}`, { location: 'options.layers' });
+    }
+  }
+  const laid = inputs.map((input) => {
+    const pair = context.layOut(input.problem, input.solution);
+    const [start, end] = pair.steps[0]!.charSpan;
+    const positions: number[] = [];
+    pair.offsets.forEach(([tokenStart, tokenEnd], position) => {
+      if (tokenEnd > tokenStart && tokenEnd > start && tokenStart < end) positions.push(position);
+    });
+    const tokenSpans = positions.map((position): CharSpan => {
+      const [tokenStart, tokenEnd] = pair.offsets[position]!;
+      return [Math.max(tokenStart, start) - start, Math.min(tokenEnd, end) - start];
+    });
+    const last = positions[positions.length - 1];
+    const next = options.lookahead === 1 && last !== undefined && last + 1 < pair.inputIds.length ? [last + 1] : [];
+    return { pair, positions, read: [...positions, ...next], tokenSpans, hasNext: next.length > 0 };
+  });
+  const reads = await forwardReadsInBatches(
+    backend,
+    laid.map(({ pair, read }) => ({ inputIds: pair.inputIds, positions: read })),
+    {
+      batchSize: context.batchSize,
+      padding: context.padding,
+      padTokenId: context.padTokenId,
+      reads: (positions) => options.layers.map((layer): ReadRequestV1 => ({ kind: 'hidden', layer, positions })),
+    },
+  );
+  const width = hiddenSize * (1 + options.lookahead);
+  return laid.map((item, index) => {
+    const tokens = item.positions.length;
+    const features = reads.map((read) => {
+      const values = read.values[index]!;
+      const out = new Float32Array(tokens * width);
+      for (let token = 0; token < tokens; token++) {
+        out.set(values.subarray(token * hiddenSize, (token + 1) * hiddenSize), token * width);
+        if (options.lookahead === 1 && (token + 1 < tokens || item.hasNext)) {
+          out.set(values.subarray((token + 1) * hiddenSize, (token + 2) * hiddenSize), token * width + hiddenSize);
+        }
+      }
+      return out;
+    });
+    return { solution: inputs[index]!.solution, tokenSpans: item.tokenSpans, features, width, truncatedTokens: item.pair.meta.truncatedTokens };
+  });
+}
