@@ -1,4 +1,15 @@
-import { createHfTokenizer, ModelLoadError, ProcessRM, resolveBackend, type BackendV1, type ModelSource, type PrmTokenizer } from '@reward-lens/core';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  createHfTokenizer,
+  ModelLoadError,
+  ProcessRM,
+  readsWeightsOverGraph,
+  resolveBackend,
+  type BackendV1,
+  type ModelSource,
+  type PrmTokenizer,
+} from '@reward-lens/core';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import { findOnnxGraph, readTokenizerFiles } from './onnx-folder.js';
 import { requireBackendPackage } from './register-backends.js';
@@ -37,6 +48,11 @@ async function readDecoderFolder(folder: string): Promise<FolderContents> {
   };
 }
 
+async function holdsWeights(folder: string): Promise<boolean> {
+  const entries = await readdir(folder);
+  return entries.includes('model.safetensors') || entries.includes('model.safetensors.index.json');
+}
+
 /** What generation needs of a backend that a folder's graph may lack (an export without the LM head or the cache). */
 function checkGenerationFits(backend: BackendV1, tokenizer: PrmTokenizer, folder: string, file: string): void {
   if (tokenizer.vocabSize > backend.info.vocabSize) {
@@ -71,9 +87,14 @@ export async function loadLanguageModel(settings: { model?: string; backend: str
     return { backend: prm.backend, tokenizer: prm.tokenizer, notes: prm.notes, dispose: () => prm.dispose() };
   }
   const folder = settings.model;
-  const graph = await findOnnxGraph(folder);
+  const found = await findOnnxGraph(folder);
+  // A folder holding both a graph and weights: a backend named that runs weights only reads the weights.
+  const graph = found !== undefined && readsWeightsOverGraph(settings.backend) && (await holdsWeights(folder)) ? undefined : found;
   const contents = graph !== undefined ? await readOnnxFolder(folder, graph) : await readDecoderFolder(folder);
-  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig, { name: `${folder}/tokenizer.json` });
+  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig, {
+    name: `${folder}/tokenizer.json`,
+    files: { tokenizerJson: join(folder, 'tokenizer.json'), tokenizerConfig: join(folder, 'tokenizer_config.json') },
+  });
   const resolved = await resolveBackend(settings.backend, contents.source);
   try {
     checkGenerationFits(resolved.backend, tokenizer, folder, graph ?? folder);

@@ -1,23 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelLoadError } from '@reward-lens/core';
+import { readModelJsonFile as readJson } from '@reward-lens/core/node';
 
 /** The ONNX graph a model folder holds, where core's `fromPretrained` looks for one (see `findOnnxGraph`). */
 export { findOnnxGraph } from '@reward-lens/core/node';
-
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ModelLoadError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file: path, cause: error });
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: path, cause: error });
-  }
-}
 
 /** The tokenizer files of a folder: `tokenizer.json`, and `tokenizer_config.json` when present. */
 export async function readTokenizerFiles(folder: string): Promise<{ tokenizerJson: unknown; tokenizerConfig: unknown }> {

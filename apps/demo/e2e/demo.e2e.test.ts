@@ -233,7 +233,7 @@ describe('the demo in Chromium', () => {
     }
     // The ONNX export runs on onnxruntime-web (the other backends run decoder weights, and say so).
     expect(byFolder[1]!.backend).toBe('onnx-web');
-    expect(byFolder[1]!.notes.join('\n')).toMatch(/found my-prm-onnx\/onnx\/model_read_positions\.onnx: the ONNX graph is run/);
+    expect(byFolder[1]!.notes.join('\n')).toMatch(/backend "onnx-web" ran the ONNX graph my-prm-onnx\/onnx\/model_read_positions\.onnx/);
     const [fromSafetensors] = await cliScores(scratch, [byFolder[0]!], ['--model', safetensors]);
     const [fromOnnx] = await cliScores(scratch, [byFolder[1]!], ['--model', onnx]);
     expectMatchesCli(byFolder[0]!, fromSafetensors!, 'the safetensors folder');

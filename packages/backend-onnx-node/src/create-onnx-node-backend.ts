@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import type { BackendV1 } from '@reward-lens/core/internal';
+import type { BackendV1 } from '@reward-lens/core';
 import { configLocations, createOrtBackend, parseOnnxConfigJson, type OnnxBackendOptions, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 export interface OnnxNodeBackendOptions extends OnnxBackendOptions {
   /** onnxruntime's intra-op threads (default: onnxruntime's choice, one per core). */
   intraOpThreads?: number;
-  /** Passed to onnxruntime over the defaults (sequential execution, all graph optimizations). */
+  /** Passed to onnxruntime over the defaults (sequential execution, all graph optimizations, no memory patterns). */
   sessionOptions?: InferenceSession.SessionOptions;
 }
 
@@ -29,6 +29,9 @@ export async function createOnnxNodeBackend(model: string | Uint8Array, options:
     sessionOptions: {
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
+      // A memory pattern is planned and kept per input shape: a stream of records of varying
+      // lengths grew the process by hundreds of MB, and ran slower than without them.
+      enableMemPattern: false,
       interOpNumThreads: 1,
       ...(intraOpThreads !== undefined ? { intraOpNumThreads: intraOpThreads } : {}),
       ...sessionOptions,

@@ -1,5 +1,5 @@
 import { isDecoderSource, isOnnxSource, unsupportedSourceReason } from '@reward-lens/core';
-import type { BackendRegistration } from '@reward-lens/core/internal';
+import type { BackendRegistration } from '@reward-lens/core';
 import { inMemoryGraphOptions } from '@reward-lens/onnx-backend-common';
 import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onnx-node-backend.js';
 

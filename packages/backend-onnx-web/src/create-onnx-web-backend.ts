@@ -1,4 +1,4 @@
-import type { BackendV1 } from '@reward-lens/core/internal';
+import type { BackendV1 } from '@reward-lens/core';
 import { createOrtBackend, type OnnxBackendOptions } from '@reward-lens/onnx-backend-common';
 import type { InferenceSession } from 'onnxruntime-web';
 import { chooseExecutionProvider, webgpuProblem, type OnnxWebExecutionProvider } from './execution-provider.js';
@@ -12,7 +12,7 @@ export interface OnnxWebBackendOptions extends OnnxBackendOptions, WasmSettings 
    * next one does, or wasm, and `info.description` says why.
    */
   executionProviders?: OnnxWebExecutionProvider[];
-  /** Passed to onnxruntime-web over the defaults (the chosen execution provider, sequential, all optimizations). */
+  /** Passed to onnxruntime-web over the defaults (the chosen execution provider, sequential, all optimizations, no memory patterns). */
   sessionOptions?: InferenceSession.SessionOptions;
 }
 
@@ -41,6 +41,13 @@ export async function createOnnxWebBackend(model: string | Uint8Array, options: 
     file: typeof model === 'string' ? model : shared.file,
     configFromFile: file.configFromFile,
     runtimeNote,
-    sessionOptions: { executionProviders: [choice.provider], executionMode: 'sequential', graphOptimizationLevel: 'all', ...sessionOptions },
+    // No memory patterns: one is planned and kept per input shape, so a stream of varying lengths grows memory.
+    sessionOptions: {
+      executionProviders: [choice.provider],
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      enableMemPattern: false,
+      ...sessionOptions,
+    },
   });
 }

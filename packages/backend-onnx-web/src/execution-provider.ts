@@ -1,4 +1,4 @@
-import { InvalidInputError } from '@reward-lens/core/internal';
+import { InvalidInputError } from '@reward-lens/core';
 
 /** The onnxruntime-web execution providers this backend runs. */
 export type OnnxWebExecutionProvider = 'wasm' | 'webgpu';

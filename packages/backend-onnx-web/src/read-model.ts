@@ -1,4 +1,4 @@
-import { ModelLoadError } from '@reward-lens/core/internal';
+import { ModelLoadError } from '@reward-lens/core';
 import { configLocations, parseOnnxConfigJson, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { isNodeRuntime } from './execution-provider.js';
 

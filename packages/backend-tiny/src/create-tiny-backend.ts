@@ -19,7 +19,7 @@ import {
   type HvpRequestV1,
   type HvpResultV1,
   type ModelInfoV1,
-} from '@reward-lens/core/internal';
+} from '@reward-lens/core';
 import { cacheHandles, planRowCaches } from './cache-plan.js';
 import { GradientEngine } from './gradients/gradient-engine.js';
 import { createKernels, createKernelsAsync, type CreatedKernels, type KernelChoice } from './kernels/kernel-choice.js';

@@ -1,4 +1,4 @@
-import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core/internal';
+import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core';
 
 /**
  * Keys (already rotated) and values of every layer for a run of tokens, one growable buffer

@@ -1,5 +1,5 @@
 import { isDecoderSource, unsupportedSourceReason } from '@reward-lens/core';
-import type { BackendRegistration } from '@reward-lens/core/internal';
+import type { BackendRegistration } from '@reward-lens/core';
 import { createTinyBackendAsync } from './create-tiny-backend.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
-import { expectClose } from '@reward-lens/core/testing';
+import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import type { WebGpuCacheHandle } from './kv-cache.js';
@@ -177,5 +177,52 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
         message: /not a cache handle made by this backend/,
       });
     });
+  });
+});
+
+describe.skipIf(unavailable !== null)('rotary tables sized by the positions scored (SwiftShader)', () => {
+  const huge = defineDecoderConfig({
+    ...config,
+    hiddenSize: 24,
+    numLayers: 1,
+    numHeads: 2,
+    numKvHeads: 1,
+    headDim: 12,
+    intermediateSize: 32,
+    maxPositions: 1e12,
+  });
+  const hugeModel = createRandomDecoder({ seed: 4, config: huge });
+  const row = (length: number) => Int32Array.from({ length }, (_, index) => (index * 13 + 5) % huge.vocabSize);
+  const request = (tokens: Int32Array, positions: number[]): ForwardRequestV1 => ({
+    batchSize: 1,
+    sequenceLength: tokens.length,
+    inputIds: tokens,
+    attentionMask: new Uint8Array(tokens.length).fill(1),
+    reads: [{ kind: 'head', head: 'classifier', positions: [positions] }],
+  });
+
+  it('loads a model declaring 1e12 positions without a table for each, and grows the tables past their first size (also under a cache)', async () => {
+    const backend = await createWebGpuBackend(hugeModel, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() });
+    const reference = createReferenceBackend(hugeModel);
+    try {
+      expect(backend.info.maxPositions).toBe(1e12);
+      const tokens = row(1200);
+      const last = [0, 1023, 1024, 1199];
+      const expected = (await reference.doForward(request(tokens, last))).reads[0]!.values[0]!;
+      expectClose((await backend.doForward(request(tokens, last))).reads[0]!.values[0]!, expected, 1e-4, '1200 tokens in one pass');
+      // A prefix of 1000 tokens, then 200 more through its cache: positions 1000..1199 are rotated by the grown tables.
+      const fresh = await createWebGpuBackend(hugeModel, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() });
+      try {
+        const { caches } = await fresh.doForward({ ...request(tokens.slice(0, 1000), [0]), returnCache: true });
+        const rest = await fresh.doForward({ ...request(tokens.slice(1000), [23, 24, 199]), past: [caches![0]!] });
+        expectClose(rest.reads[0]!.values[0]!, expected.subarray(3), 1e-4, 'positions 1023, 1024 and 1199 after a cached prefix');
+        caches![0]!.release();
+      } finally {
+        await fresh.dispose();
+      }
+    } finally {
+      await backend.dispose();
+      await reference.dispose();
+    }
   });
 });

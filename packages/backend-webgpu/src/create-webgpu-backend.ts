@@ -13,7 +13,7 @@ import {
   type ForwardRequestV1,
   type ForwardResultV1,
   type ModelInfoV1,
-} from '@reward-lens/core/internal';
+} from '@reward-lens/core';
 import { describeAdapterInfo } from './device/adapter-kind.js';
 import { acquireDevice } from './device/acquire-device.js';
 import { DispatchRecorder } from './device/dispatch-recorder.js';
@@ -89,6 +89,8 @@ class WebGpuBackend implements BackendV1 {
       model.weights.config,
       (head) => model.weights.heads.get(head)!.width,
     );
+    // Positions run up to each row's past plus its tokens: the rotary tables must hold them before encoding.
+    model.weights.rotary.ensure(Math.max(...plan.rows.map((row) => row.pastLength + row.count)));
     const made: { caches: GPUBuffer[] | null } = { caches: null };
     let bytes: ArrayBuffer;
     try {
@@ -129,6 +131,7 @@ class WebGpuBackend implements BackendV1 {
     if (model === null) return;
     this.#model = null;
     for (const buffer of model.weights.buffers) buffer.destroy();
+    model.weights.rotary.destroy();
     model.runtime.dispose();
   }
 }

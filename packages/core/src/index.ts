@@ -75,6 +75,7 @@ export {
   type BackendRegistration,
   type ResolvedBackend,
 } from './backend/registry.js';
+export { readsWeightsOverGraph } from './backend/folder-source-choice.js';
 export {
   isDecoderSource,
   isOnnxSource,

@@ -3,3 +3,4 @@ export { loadDecoderFolder, writeDecoderFolder, type DecoderFolder, type Decoder
 export { modelFilesFromFolder } from './loading/node-model-files.js';
 export { openSafetensorsFile, type SafetensorsFile } from './loading/safetensors-file.js';
 export { findOnnxGraph } from './loading/onnx-graph-file.js';
+export { readModelJsonFile, requireRegularFile } from './loading/node-model-file.js';

@@ -1,10 +1,11 @@
-import { Capability, ModelLoadError, validateDecoderModel, type BackendV1, type Capabilities, type DecoderModel } from '@reward-lens/core/internal';
+import { Capability, InvalidInputError, ModelLoadError, validateDecoderModel, type BackendV1, type Capabilities, type DecoderModel } from '@reward-lens/core';
 import { inspectGraphLayout, type GraphLayout, type ValueDescription } from './graph-layout.js';
 import { readoutWeightsOf } from './linear-readout.js';
 import { mergeConfigs, type OnnxModelConfig } from './onnx-model-config.js';
 import type { OrtModule, OrtSession, OrtValueMetadata } from './ort-module.js';
 import { OrtBackend } from './ort-backend.js';
 import { resolveModelInfo, type ResolvedModel } from './resolve-model-info.js';
+import { DEFAULT_MAX_RUN_BYTES } from './row-groups.js';
 
 /** The options every ONNX backend shares; runtime packages add their own (threads, execution providers). */
 export interface OnnxBackendOptions {
@@ -23,6 +24,13 @@ export interface OnnxBackendOptions {
   padding?: 'left' | 'right';
   /** Appended to `info.description`: where the graph came from (the registrations note in-memory exports). */
   sourceNote?: string;
+  /**
+   * The most bytes one onnxruntime run is estimated to hold (attention is materialized, so a
+   * batch of long rows costs rows × heads × length² floats); a batch above it runs in groups of
+   * rows, shortest together, with the same results. Default 256 MiB: memory stays bounded by the
+   * longest single row, whatever the stream.
+   */
+  maxRunBytes?: number;
   /** How errors name the model (default: its path, or `<in-memory ONNX model>` for bytes). */
   file?: string;
 }
@@ -81,7 +89,21 @@ export async function createOrtBackend<SessionOptions extends object>(
     const readout = settings.decoder ? readoutWeightsOf(settings.decoder) : undefined;
     const readoutCoversHeads = readout !== undefined && [...resolved.heads.values()].every((head) => readout.heads.get(head.name)?.width === head.width);
     const capabilities = capabilitiesOf(layout, resolved, readoutCoversHeads);
-    const state = { session, Tensor: settings.ort.Tensor, layout, heads: resolved.heads, kvShape, readout, padding: settings.padding };
+    const attentionHeads =
+      config.numHeads ?? (config.headDim !== undefined ? Math.ceil(resolved.info.hiddenSize / config.headDim) : Math.ceil(resolved.info.hiddenSize / 64));
+    const maxRunBytes = settings.maxRunBytes ?? DEFAULT_MAX_RUN_BYTES;
+    if (!(maxRunBytes > 0)) throw new InvalidInputError(`must be a positive number of bytes, got ${maxRunBytes}`, { location: 'options.maxRunBytes' });
+    const state = {
+      session,
+      Tensor: settings.ort.Tensor,
+      layout,
+      heads: resolved.heads,
+      kvShape,
+      readout,
+      padding: settings.padding,
+      attentionHeads,
+      maxRunBytes,
+    };
     return new OrtBackend(settings.name, state, resolved.info, capabilities, layout.hasPresent);
   } catch (error) {
     await session.release();

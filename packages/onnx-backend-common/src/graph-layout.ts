@@ -1,4 +1,4 @@
-import { ModelLoadError } from '@reward-lens/core/internal';
+import { ModelLoadError } from '@reward-lens/core';
 
 /** What onnxruntime says about one input or output (its `inputMetadata` / `outputMetadata` entries). */
 export interface ValueDescription {

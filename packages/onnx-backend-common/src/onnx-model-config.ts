@@ -1,4 +1,4 @@
-import { ModelLoadError, type HeadKindV1 } from '@reward-lens/core/internal';
+import { ModelLoadError, type HeadKindV1 } from '@reward-lens/core';
 
 /** A head as the backend needs to know it; a `HeadSpec` of a `DecoderConfig` fits. */
 export interface OnnxHeadConfig {
@@ -21,6 +21,8 @@ export interface OnnxModelConfig {
   hiddenSize?: number;
   numLayers?: number;
   maxPositions?: number;
+  /** Attention (query) heads: how much memory a run's attention takes, to split large batches (see `maxRunBytes`). */
+  numHeads?: number;
   /** Key/value heads and head size: needed only for a graph with a cache whose inputs leave them dynamic. */
   numKvHeads?: number;
   headDim?: number;
@@ -48,6 +50,7 @@ export function parseOnnxConfigJson(text: string, file: string): OnnxModelConfig
     hiddenSize: 'hidden_size',
     numLayers: 'num_hidden_layers',
     maxPositions: 'max_position_embeddings',
+    numHeads: 'num_attention_heads',
     numKvHeads: 'num_key_value_heads',
     headDim: 'head_dim',
   } as const;

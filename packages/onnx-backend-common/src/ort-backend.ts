@@ -8,7 +8,7 @@ import {
   type ModelInfoV1,
   type ReadRequestV1,
   type ReadResultV1,
-} from '@reward-lens/core/internal';
+} from '@reward-lens/core';
 import { planBatch, type BatchPlan } from './batch-plan.js';
 import type { GraphLayout } from './graph-layout.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
@@ -16,6 +16,7 @@ import { applyReadout, type ReadoutWeights } from './linear-readout.js';
 import { OnnxCacheHandle } from './onnx-cache-handle.js';
 import { outputRows } from './output-rows.js';
 import { planReadColumns, type ReadColumns } from './read-columns.js';
+import { mergeRowGroups, planRowGroups, rowGroupRequest, type RunCost } from './row-groups.js';
 import type { OrtSession, OrtTensor, OrtTensorConstructor } from './ort-module.js';
 import type { ResolvedHead } from './resolve-model-info.js';
 import type { RowKeyValues } from './stored-row.js';
@@ -30,6 +31,10 @@ export interface OrtBackendState {
   kvShape: KvShape | undefined;
   readout: ReadoutWeights | undefined;
   padding: 'left' | 'right' | undefined;
+  /** Query heads, for the run's memory estimate. */
+  attentionHeads: number;
+  /** A batch estimated above this runs in row groups (see `planRowGroups`). */
+  maxRunBytes: number;
 }
 
 type Outputs = Readonly<Record<string, OrtTensor>>;
@@ -60,6 +65,35 @@ export class OrtBackend implements BackendV1 {
     const state = this.#state;
     if (state === null) throw new BackendContractError(this.name, 'doForward was called after dispose()');
     const realTokens = validateForwardRequest(this, request);
+    this.#pastsOf(request);
+    const groups = request.batchSize > 1 ? planRowGroups(request, this.#runCost(state, request), state.maxRunBytes) : [[0]];
+    if (groups.length === 1) return this.#run(state, request, realTokens);
+    // One group after another: a run's memory is returned before the next one starts.
+    const results: ForwardResultV1[] = [];
+    for (const rows of groups) {
+      const group = rowGroupRequest(request, rows);
+      results.push(await this.#run(state, group, validateForwardRequest(this, group)));
+    }
+    return mergeRowGroups(request.batchSize, groups, results);
+  }
+
+  /** Floats per token the graph computes at every position of a run, and the attention heads (see `RunCost`). */
+  #runCost(state: OrtBackendState, request: ForwardRequestV1): RunCost {
+    const { numLayers, hiddenSize } = this.info;
+    // onnxruntime runs every node whatever is fetched: a per-token head is computed even when not read.
+    let width = 0;
+    for (const head of state.heads.values()) if (head.positionsInput === undefined) width += head.width;
+    const hiddenLayers = new Set<number>();
+    for (const read of request.reads) {
+      if (read.kind === 'hidden') hiddenLayers.add(read.layer);
+      else if (read.layer !== undefined && read.layer !== numLayers) hiddenLayers.add(read.layer);
+    }
+    width += hiddenLayers.size * hiddenSize;
+    if (request.returnCache && state.kvShape) width += 2 * state.kvShape.layers * state.kvShape.kvHeads * state.kvShape.headDim;
+    return { heads: state.attentionHeads, outputWidthPerToken: width };
+  }
+
+  async #run(state: OrtBackendState, request: ForwardRequestV1, realTokens: number[]): Promise<ForwardResultV1> {
     const pasts = this.#pastsOf(request);
     const plan = planBatch(
       request,

@@ -1,7 +1,8 @@
-import { createRandomDecoder, headWidth, type DecoderModel } from '@reward-lens/core/internal';
+import { createRandomDecoder, defineDecoderConfig, headWidth, tinyDecoderConfig, type DecoderModel } from '@reward-lens/core/internal';
 import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
-import { InferenceSession } from 'onnxruntime-node';
-import { describe, it } from 'vitest';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { describe, expect, it } from 'vitest';
+import { decodeModelProto, type OnnxTypes } from './graph/onnx.js';
 import { headOutputNames } from './onnx-names.js';
 import { exportDecoderToOnnx } from './index.js';
 import { runGraph, testSessionOptions } from './test-support/run-graph.js';
@@ -79,6 +80,43 @@ describe('exported graphs match the float64 oracle', () => {
       }
       const rest = await runGraph(session, config, [{ ids: full.slice(8) }], { length: 8, tensors });
       expectClose((rest.outputs['scores.value']!.data as Float32Array).slice(0, 4), expected.subarray(8), TOLERANCE, 'continuation after a past of 8');
+    } finally {
+      await session.release();
+    }
+  });
+});
+
+describe('rotary tables sized by the digits of the positions, not by the positions', () => {
+  it("a model declaring 1e12 positions exports four small tables and gives the oracle's values at positions near 1e12", async () => {
+    const config = defineDecoderConfig({ ...tinyDecoderConfig, maxPositions: 1e12 });
+    const model = createRandomDecoder({ seed: 8, config });
+    const bytes = exportDecoderToOnnx(model, { withPast: false });
+    const tables = (decodeModelProto(bytes) as OnnxTypes.ModelProto).graph!.initializer!.filter((tensor) => tensor.name!.startsWith('rotary_'));
+    const halfDim = config.headDim / 2;
+    expect(tables.map((tensor) => `${tensor.name} [${tensor.dims!.join(', ')}]`).sort()).toEqual(
+      [0, 1, 2, 3]
+        .flatMap((level) => {
+          const rows = level < 3 ? 1024 : Math.ceil(1e12 / 1024 ** 3);
+          return [`rotary_cos_table_level${level} [${rows}, ${halfDim}]`, `rotary_sin_table_level${level} [${rows}, ${halfDim}]`];
+        })
+        .sort(),
+    );
+    // Rotary embeddings are relative: one row's outputs do not change when all its positions shift.
+    // So the oracle's values at positions 0..11 are the graph's at offset..offset+11, for offsets
+    // crossing each level's digits, and a table that lost precision at large positions would show.
+    const ids = idsOf(12, config.vocabSize, 4);
+    const expected = (await oracleReads(model, ids)).heads[0]!;
+    const session = await InferenceSession.create(bytes, testSessionOptions);
+    try {
+      for (const offset of [0, 1020, 1024 ** 2 - 6, 1024 ** 3 + 5, 999_999_999_988]) {
+        const positions = new Tensor(
+          'int64',
+          BigInt64Array.from(ids, (_, index) => BigInt(offset + index)),
+          [1, ids.length],
+        );
+        const { outputs } = await runGraph(session, config, [{ ids }], undefined, { position_ids: positions });
+        expectClose(outputs['scores.value']!.data as Float32Array, expected, TOLERANCE, `value head at positions ${offset}..${offset + 11}`);
+      }
     } finally {
       await session.release();
     }

@@ -1,4 +1,4 @@
-import type { HeadSpec } from '@reward-lens/core/internal';
+import type { HeadSpec } from '@reward-lens/core';
 
 /**
  * The names of an exported graph's inputs and outputs, in the layout of Hugging Face Optimum's

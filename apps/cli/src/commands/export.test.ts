@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,7 +107,6 @@ describe('export onnx', () => {
       `backend "onnx-node" ran the ONNX graph ${join(classifierOnnx, 'onnx', 'model_read_positions.onnx')}`,
       'backend "webgpu" skipped: backend "webgpu" runs decoder weights in memory, not ONNX graphs',
       'recipe "sequence-classifier" inferred from config.json\'s architecture',
-      `found ${join(classifierOnnx, 'onnx', 'model_read_positions.onnx')}: the ONNX graph is run, not the safetensors weights`,
     ]);
     expect(onnx!.stepScores).toHaveLength(3);
     expectScoresClose(onnx!.stepScores, weights!.stepScores, 1e-4);
@@ -135,6 +134,30 @@ describe('export onnx', () => {
       `reward-lens: MODEL_LOAD: ${join(classifierOnnx, 'onnx', 'model_read_positions.onnx')}: generate needs an LM head named "lm", and this model has none ` +
         '(its heads: value (value)); export a causal LM, or name a recipe with an LM head\n',
     );
+  });
+
+  it("generate --backend tiny on a folder holding both the weights and onnx/model.onnx reads the weights: run.c's 200 tokens", async () => {
+    const both = join(root, 'stories260k-weights-and-onnx');
+    await cp(stories, both, { recursive: true });
+    await mkdir(join(both, 'onnx'));
+    await cp(join(storiesOnnx, 'onnx', 'model.onnx'), join(both, 'onnx', 'model.onnx'));
+    const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
+    const { exitCode, stdout, stderr } = await runMain([
+      'generate',
+      '--model',
+      both,
+      '--backend',
+      'tiny',
+      '--max-tokens',
+      '200',
+      '--temperature',
+      '0',
+      '--prompt',
+      '',
+    ]);
+    expect(stderr).toBe('');
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe(`${greedy200}\n`);
   });
 
   it('--backend tiny cannot run an ONNX folder, and the error says why', async () => {

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { writeRandomClassifierFolder } from '../testing/model-folders.js';
 import { jsonLines, runMain } from '../testing/run-main.js';
 
@@ -140,4 +141,80 @@ describe('score --model', () => {
     expect(report).toMatchObject({ backend: 'onnx-node', recipe: { name: 'sequence-classifier' }, heads: [{ name: 'value', kind: 'value', width: 1 }] });
     expect(report!.notes).toContain('recipe "sequence-classifier" inferred from config.json\'s architecture');
   });
+});
+
+describe('score --model on a folder holding an ONNX graph beside its safetensors weights', () => {
+  // The graph is exported from other weights (another seed), so the scores tell which file was read.
+  const other = join(root, 'other-weights');
+  const otherOnnx = join(root, 'other-weights-onnx');
+  const flat = join(root, 'weights-and-model-onnx');
+  const hub = join(root, 'weights-and-onnx-folder');
+  beforeAll(async () => {
+    await writeRandomClassifierFolder(other, { architectures: ['LlamaForSequenceClassification'], maxPositions: 96, seed: 9 });
+    expect((await runMain(['export', 'onnx', other, otherOnnx])).exitCode).toBe(0);
+    for (const folder of [flat, hub]) await cp(classifier, folder, { recursive: true });
+    await copyFile(join(otherOnnx, 'onnx', 'model.onnx'), join(flat, 'model.onnx'));
+    await mkdir(join(hub, 'onnx'));
+    await copyFile(join(otherOnnx, 'onnx', 'model.onnx'), join(hub, 'onnx', 'model.onnx'));
+  });
+  const score = async (model: string, backend: string) => {
+    const run = await runMain(['score', '--model', model, '--backend', backend, '--problem', problem, '--solution', solution, '--json']);
+    expect(run.stderr, `${model} on ${backend}`).toBe('');
+    expect(run.exitCode).toBe(0);
+    return onlyRecord(run.stdout);
+  };
+
+  it('--backend tiny reads the weights (model.onnx or onnx/model.onnx beside them), and says the graph was not read', async () => {
+    const weightsOnly = await score(classifier, 'tiny');
+    for (const [folder, graph] of [
+      [flat, join(flat, 'model.onnx')],
+      [hub, join(hub, 'onnx', 'model.onnx')],
+    ] as const) {
+      const record = await score(folder, 'tiny');
+      expect(record.backend).toBe('tiny');
+      expect(record.stepScores).toEqual(weightsOnly.stepScores);
+      expect(record.notes).toContain(`backend "tiny" runs weights, not ONNX graphs: the safetensors weights are read, not ${graph}`);
+    }
+  });
+
+  it('auto and --backend onnx-node read the graph, and say the weights beside it were not', async () => {
+    const graphOnly = await score(otherOnnx, 'onnx-node');
+    const weights = await score(classifier, 'onnx-node');
+    for (const backend of ['auto', 'onnx-node']) {
+      const record = await score(flat, backend);
+      expect(record.backend).toBe('onnx-node');
+      expect(record.stepScores).toEqual(graphOnly.stepScores);
+      expect(record.stepScores).not.toEqual(weights.stepScores);
+      expect(record.notes).toContain(
+        `found ${join(flat, 'model.onnx')}: the ONNX graph is run, not the safetensors weights (a backend named that runs weights, such as tiny, reads them)`,
+      );
+    }
+  });
+});
+
+describe('score --model on a config.json declaring max_position_embeddings: 1e12', () => {
+  const huge = join(root, 'classifier-1e12-positions');
+  beforeAll(async () => {
+    await cp(classifier, huge, { recursive: true });
+    const config = JSON.parse(await readFile(join(classifier, 'config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(huge, 'config.json'), JSON.stringify({ ...config, max_position_embeddings: 1e12 }));
+  });
+
+  // Rotary tables for every declared position were 4 TB (a raw "Invalid typed array length" on the
+  // ONNX and WebGPU backends; 1e8 took minutes and 3 GB): they now follow the positions scored.
+  it.each(['tiny', 'onnx-node', 'onnx-web', 'webgpu'])(
+    '%s scores it as it scores the same weights with 96 positions',
+    async (backend) => {
+      const run = async (model: string) => {
+        const result = await runMain(['score', '--model', model, '--backend', backend, '--problem', problem, '--solution', solution, '--json']);
+        expect(result.stderr).toBe('');
+        expect(result.exitCode).toBe(0);
+        return onlyRecord(result.stdout);
+      };
+      const [declared, usual] = [await run(huge), await run(classifier)];
+      expect(declared.backend).toBe(backend);
+      expectScoresClose(declared.stepScores, usual.stepScores, 1e-5);
+    },
+    180_000,
+  );
 });

@@ -1,4 +1,4 @@
-import type { DecoderConfig } from '@reward-lens/core/internal';
+import type { DecoderConfig } from '@reward-lens/core';
 import type { KvStorage } from '../kv-cache.js';
 import { createAttentionScratch, type AttentionScratch } from './attention.js';
 import { createMlpScratch, type MlpScratch } from './mlp.js';

@@ -1,4 +1,4 @@
-import type { ForwardRequestV1, ReadResultV1 } from '@reward-lens/core/internal';
+import type { ForwardRequestV1, ReadResultV1 } from '@reward-lens/core';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { KvStorage } from '../kv-cache.js';
 import { runDecoderLayer } from './decoder-layer.js';

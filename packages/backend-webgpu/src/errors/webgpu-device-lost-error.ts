@@ -1,4 +1,4 @@
-import { RewardLensError } from '@reward-lens/core/internal';
+import { RewardLensError } from '@reward-lens/core';
 
 /**
  * The GPU device was lost (driver reset, GPU removed, destroyed by someone else). Pending and

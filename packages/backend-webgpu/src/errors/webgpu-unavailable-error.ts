@@ -1,4 +1,4 @@
-import { RewardLensError } from '@reward-lens/core/internal';
+import { RewardLensError } from '@reward-lens/core';
 
 /**
  * No usable WebGPU adapter or device: no WebGPU implementation, no adapter, only a software

@@ -182,7 +182,7 @@ export function recordForward(
       columns: qkvStride,
       depth: hiddenSize,
     });
-    kernels.ropeScatter(recorder, shape, { qkv, tokenInfo, cos: weights.rotaryCos, sin: weights.rotarySin, cache, tokens, rowStride, valueBase });
+    kernels.ropeScatter(recorder, shape, { qkv, tokenInfo, cos: weights.rotary.cos, sin: weights.rotary.sin, cache, tokens, rowStride, valueBase });
     kernels.attention(recorder, shape, { qkv, tokenInfo, blocks: queryBlocks, blockCount, cache, out: attention, rowStride, valueBase });
     kernels.matmul(recorder, 'linear', {
       x: attention,

@@ -1,10 +1,10 @@
 import { describeHead, headWidth, unknownHeadOperation, type HeadDescription } from '@reward-lens/core';
-import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/core/internal';
+import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/core';
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
 import type { WeightType } from '../shaders/shader-types.js';
 import { toFloat16Array } from './float16.js';
-import { createRotaryTables } from './rotary-tables.js';
+import { GpuRotaryTables } from './rotary-tables.js';
 
 export interface GpuLayerWeights {
   inputNorm: GPUBuffer;
@@ -41,9 +41,9 @@ export interface GpuWeights {
   embedTokens: GPUBuffer;
   layers: GpuLayerWeights[];
   heads: Map<string, GpuHeadWeights>;
-  rotaryCos: GPUBuffer;
-  rotarySin: GPUBuffer;
-  /** Every buffer above, once each, for dispose. */
+  /** Grown to the positions scored (call `rotary.ensure` before encoding); destroyed with the buffers. */
+  rotary: GpuRotaryTables;
+  /** Every buffer above but the rotary tables', once each, for dispose. */
   buffers: GPUBuffer[];
   byteLength: number;
 }
@@ -102,10 +102,8 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
     });
     heads.set(head.name, { name: head.name, kind: head.kind, width: headWidth(config, head), steps });
   }
-  const rotary = createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta);
-  const rotaryCos = upload('rotary cos', rotary.cos);
-  const rotarySin = upload('rotary sin', rotary.sin);
-  return { config, weightType, embedTokens, layers, heads, rotaryCos, rotarySin, buffers, byteLength };
+  const rotary = new GpuRotaryTables(runtime, config.headDim, config.maxPositions, config.ropeTheta);
+  return { config, weightType, embedTokens, layers, heads, rotary, buffers, byteLength: byteLength + rotary.byteLength };
 }
 
 /** Compiles a head's description into GPU steps: every operation kept, each ReLU fused into the linear layer before it. */

@@ -54,17 +54,21 @@ export async function readWholeFile(files: ModelFiles, name: string): Promise<Ui
 
 /** A JSON file, parsed; invalid UTF-8 or JSON is a ModelLoadError naming the file. */
 export async function readJsonFile(files: ModelFiles, name: string): Promise<unknown> {
-  const bytes = await readWholeFile(files, name);
+  return parseJsonBytes(await readWholeFile(files, name), files.describe(name));
+}
+
+/** A JSON file's bytes, parsed; invalid UTF-8 or JSON is a ModelLoadError naming `file`. */
+export function parseJsonBytes(bytes: Uint8Array, file: string): unknown {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new ModelLoadError('is not valid UTF-8 text', { file: files.describe(name), cause: error });
+    throw new ModelLoadError('is not valid UTF-8 text', { file, cause: error });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: files.describe(name), cause: error });
+    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file, cause: error });
   }
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ModelLoadError } from '../errors/model-load-error.js';
+import { ProcessRM } from '../process-rm/process-rm.js';
 import { expectedTensorShapes } from '../model/decoder-config.js';
 import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
 import { decoderConfigToHf } from './hf-config.js';
@@ -124,6 +125,73 @@ describe('model folders that are huge, hostile or broken', () => {
       await arrange(folder);
       const error = await loadError(folder);
       expect(error.message, label).toMatch(message);
+    }
+  });
+});
+
+describe('ProcessRM.fromPretrained on hostile folders: a typed error naming the path, never a hang', () => {
+  /** A loadable folder for the plain-value recipe (the tiny config's value head), broken by `arrange`. */
+  async function brokenFolder(arrange: (folder: string) => Promise<void>): Promise<string> {
+    const folder = await folderWith();
+    await writeFile(join(folder, 'model.safetensors'), serializeSafetensors(modelTensors()));
+    await arrange(folder);
+    return folder;
+  }
+
+  async function fromPretrainedError(folder: string): Promise<ModelLoadError> {
+    // Every case fails before a backend is resolved, so none needs to be registered here.
+    const error = await ProcessRM.fromPretrained(folder, { recipe: 'plain-value', backend: 'tiny' }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(ModelLoadError.isInstance(error), String(error)).toBe(true);
+    return error as ModelLoadError;
+  }
+
+  const fifo = (path: string) => {
+    const made = spawnSync('mkfifo', [path]);
+    expect(made.status, String(made.stderr)).toBe(0);
+  };
+
+  it('config.json as a FIFO (read first, to infer the recipe)', async () => {
+    const folder = await brokenFolder(async (folder) => rm(join(folder, 'config.json')).then(() => fifo(join(folder, 'config.json'))));
+    const error = await ProcessRM.fromPretrained(folder).catch((reason: unknown) => reason);
+    expect(ModelLoadError.isInstance(error), String(error)).toBe(true);
+    expect((error as ModelLoadError).message).toBe(`${join(folder, 'config.json')}: is not a regular file (a FIFO, socket or device cannot be a model file)`);
+  });
+
+  it('model.onnx as a FIFO, a directory or a link loop beside the weights', async () => {
+    const cases: [string, (folder: string) => Promise<void>, string][] = [
+      ['a FIFO', async (folder) => fifo(join(folder, 'model.onnx')), 'is not a regular file (a FIFO, socket or device cannot be a model file)'],
+      ['a directory', async (folder) => mkdir(join(folder, 'model.onnx')), 'is a directory, not a file'],
+      [
+        'a link loop',
+        async (folder) => {
+          await symlink(join(folder, 'loop-b'), join(folder, 'loop-a'));
+          await symlink(join(folder, 'loop-a'), join(folder, 'loop-b'));
+          await symlink(join(folder, 'loop-a'), join(folder, 'model.onnx'));
+        },
+        'is a symbolic link loop',
+      ],
+    ];
+    for (const [label, arrange, reason] of cases) {
+      const folder = await brokenFolder(arrange);
+      expect((await fromPretrainedError(folder)).message, label).toBe(`${join(folder, 'model.onnx')}: ${reason}`);
+    }
+  });
+
+  it('a tokenizer.json whose added_tokens is not a list, or holds a malformed entry, names the file', async () => {
+    const cases: [unknown, string][] = [
+      ['x', '"added_tokens" must be an array'],
+      [[1], 'added_tokens[0]: an added token needs a string "content" and an integer "id"'],
+    ];
+    for (const [addedTokens, reason] of cases) {
+      const folder = await brokenFolder(async (folder) =>
+        writeFile(join(folder, 'tokenizer.json'), JSON.stringify({ ...tokenizerJson, added_tokens: addedTokens })),
+      );
+      const error = await fromPretrainedError(folder);
+      expect(error.message).toBe(`${folder}/tokenizer.json: ${reason}`);
+      expect(error.file).toBe(`${folder}/tokenizer.json`);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { ModelLoadError } from '../errors/model-load-error.js';
-import type { ModelFile } from './model-files.js';
+import { parseJsonBytes, readExactly, type ModelFile } from './model-files.js';
 
 /* Node only: a file on disk as a `ModelFile`, read with positioned reads (any size: readFile stops at 2 GiB). */
 
@@ -47,8 +47,12 @@ export async function openNodeModelFile(path: string): Promise<ModelFile> {
   };
 }
 
-/** Follows links; a directory, a FIFO or a link loop where a file belongs is a typed error. */
-export async function requireRegularFile(path: string): Promise<void> {
+/**
+ * The path, when it names a regular file (following links). A directory, a FIFO (whose read
+ * would block until a writer comes, so forever), a socket, a device or a link loop is a typed
+ * error naming the path, never a hang.
+ */
+export async function requireRegularFile(path: string): Promise<string> {
   let stats: Awaited<ReturnType<typeof stat>>;
   try {
     stats = await stat(path);
@@ -59,4 +63,24 @@ export async function requireRegularFile(path: string): Promise<void> {
   }
   if (stats.isDirectory()) throw new ModelLoadError('is a directory, not a file', { file: path });
   if (!stats.isFile()) throw new ModelLoadError('is not a regular file (a FIFO, socket or device cannot be a model file)', { file: path });
+  return path;
+}
+
+/**
+ * A model folder's JSON file (`config.json`, `tokenizer.json`, ...) on disk, parsed, with the
+ * checks every model file gets (`openNodeModelFile`, then `readJsonFile`'s): anything but a
+ * regular file holding valid UTF-8 JSON is a `ModelLoadError` naming the path and the problem.
+ *
+ * @example
+ * const config = await readModelJsonFile('models/prm/config.json');
+ */
+export async function readModelJsonFile(path: string): Promise<unknown> {
+  const file = await openNodeModelFile(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readExactly(file, 0, file.size);
+  } finally {
+    await file.close();
+  }
+  return parseJsonBytes(bytes, path);
 }

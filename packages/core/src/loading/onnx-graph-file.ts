@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { requireRegularFile } from './node-model-file.js';
 import { modelFilesFromFolder } from './node-model-files.js';
 import { chooseOnnxGraph } from './onnx-graph-choice.js';
 
@@ -6,7 +7,9 @@ import { chooseOnnxGraph } from './onnx-graph-choice.js';
 
 /**
  * The ONNX graph reward-lens runs from a model folder, or `undefined` when it has none (or the
- * folder cannot be read): see `chooseOnnxGraph`.
+ * folder cannot be read): see `chooseOnnxGraph`. A graph that is not a regular file (a
+ * directory, a FIFO, a link loop) is a `ModelLoadError` naming it: onnxruntime would block
+ * forever on a FIFO.
  *
  * @example
  * await findOnnxGraph('models/prm-onnx'); // 'models/prm-onnx/onnx/model_read_positions.onnx'
@@ -14,5 +17,5 @@ import { chooseOnnxGraph } from './onnx-graph-choice.js';
 export async function findOnnxGraph(folder: string): Promise<string | undefined> {
   const files = await modelFilesFromFolder(folder).catch(() => undefined);
   const name = files === undefined ? undefined : await chooseOnnxGraph(files);
-  return name === undefined ? undefined : join(folder, name);
+  return name === undefined ? undefined : requireRegularFile(join(folder, name));
 }

@@ -121,7 +121,9 @@ describe('ProcessRM.fromFiles', () => {
       'onnx/model_read_positions.onnx': graph,
     };
     const prm = await ProcessRM.fromFiles(modelFilesFromEntries(entries, { location: 'my-prm' }), { backend });
-    expect(prm.notes.join('\n')).toMatch(/found my-prm\/onnx\/model_read_positions\.onnx: the ONNX graph is run, not the safetensors weights/);
+    expect(prm.notes.join('\n')).toMatch(/ran the ONNX graph my-prm\/onnx\/model_read_positions\.onnx$/m);
+    // No weights beside the graph, so no note about weights not read.
+    expect(prm.notes.join('\n')).not.toMatch(/safetensors weights/);
     const inMemory = handed.at(-1)!;
     expect(isOnnxSource(inMemory)).toBe(true);
     expect(inMemory).toMatchObject({ kind: 'onnx', path: 'my-prm/onnx/model_read_positions.onnx', bytes: graph });
@@ -136,6 +138,36 @@ describe('ProcessRM.fromFiles', () => {
       path: join(folder, 'onnx', 'model_read_positions.onnx'),
       description: `the ONNX graph ${join(folder, 'onnx', 'model_read_positions.onnx')}`,
     });
+  });
+
+  it('a folder holding a graph and weights is read as the named backend decides, in memory as on disk', async () => {
+    const weightsOnly = 'oracle-weights-only-for-files';
+    const remove = registerBackend({
+      name: weightsOnly,
+      priority: 0,
+      explicitOnly: true,
+      sourceKinds: ['decoder'],
+      unavailableReason: () => null,
+      async create(source) {
+        handed.push(source);
+        return createReferenceBackend(isDecoderSource(source) ? source.model : model);
+      },
+    });
+    try {
+      const entries = new Map(await entriesOf(await writtenFolder()));
+      entries.set('model.onnx', Uint8Array.of(1));
+      const files = () => modelFilesFromEntries(entries, { location: 'both' });
+      const weights = await ProcessRM.fromFiles(files(), { backend: weightsOnly });
+      expect(isDecoderSource(handed.at(-1)!)).toBe(true);
+      expect(weights.notes).toContain(`backend "${weightsOnly}" runs weights, not ONNX graphs: the safetensors weights are read, not both/model.onnx`);
+      const graph = await ProcessRM.fromFiles(files(), { backend });
+      expect(handed.at(-1)).toMatchObject({ kind: 'onnx', path: 'both/model.onnx' });
+      expect(graph.notes).toContain(
+        'found both/model.onnx: the ONNX graph is run, not the safetensors weights (a backend named that runs weights, such as tiny, reads them)',
+      );
+    } finally {
+      remove();
+    }
   });
 
   it('names the folder and the problem: missing files, no recipe to infer, pickles, a graph whose weights are in another file', async () => {

@@ -1,3 +1,4 @@
+import { readsWeightsOverGraph } from '../backend/folder-source-choice.js';
 import { resolveBackend, type ResolvedBackend } from '../backend/registry.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { readJsonFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
@@ -50,14 +51,21 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
     recipe = inferred;
     notes.push(`recipe "${recipe.name}" inferred from config.json's architecture`);
   }
-  const contents = await readPretrainedFiles(files, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {});
-  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, { name: files.describe('tokenizer.json') });
+  const backend = options.backend ?? 'auto';
+  const contents = await readPretrainedFiles(files, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}, {
+    preferWeights: readsWeightsOverGraph(backend),
+    backend,
+  });
+  const tokenizer = createHfTokenizer(contents.tokenizerJson, contents.tokenizerConfig ?? undefined, {
+    name: files.describe('tokenizer.json'),
+    files: { tokenizerJson: files.describe('tokenizer.json'), tokenizerConfig: files.describe('tokenizer_config.json') },
+  });
   if (Number.isFinite(contents.vocabSize) && tokenizer.vocabSize > contents.vocabSize) {
     throw new ModelLoadError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${contents.vocabSize}: they do not belong together`, {
       file: files.describe('tokenizer.json'),
     });
   }
-  const resolved = await resolveBackend(options.backend ?? 'auto', contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
+  const resolved = await resolveBackend(backend, contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
   return {
     ...resolved,
     notes: [...resolved.notes, ...notes, ...contents.notes],

@@ -20,22 +20,41 @@ export interface PretrainedFolder {
   notes: string[];
 }
 
+/** Which of a folder's files to read when it holds both a graph and weights (see `readsWeightsOverGraph`). */
+export interface FolderChoice {
+  /** The backend asked for by name, which runs weights and not graphs: read the weights. */
+  preferWeights: boolean;
+  /** Its name, for the note. */
+  backend: string;
+}
+
+const weightFiles = ['model.safetensors', 'model.safetensors.index.json'];
+
 /** External weights beside an ONNX graph (`model.onnx_data`, Optimum's `model.onnx.data`). */
 const externalDataFile = /\.onnx[._]data$/;
 
 /**
  * Reads what a PRM folder holds: an ONNX graph (see `chooseOnnxGraph`: the read-positions graph
  * of an export, `model.onnx` or `onnx/model.onnx`) when there is one, else the safetensors
- * weights; the tokenizer files either way. Nothing is executed. A graph on disk is handed to the
- * backend by its path; a graph in memory by its bytes, with the text of its `config.json`.
+ * weights; the tokenizer files either way. When the folder holds both, the graph is read unless
+ * `choice.preferWeights` (the named backend runs weights only); a note says which was read.
+ * Nothing is executed. A graph on disk is handed to the backend by its path (once opened, so a
+ * FIFO or a directory in its place is a typed error, not a hang in onnxruntime); a graph in
+ * memory by its bytes, with the text of its `config.json`.
  */
-export async function readPretrainedFiles(files: ModelFiles, heads: HeadSpec[], options: DecoderConfigFromHfOptions = {}): Promise<PretrainedFolder> {
+export async function readPretrainedFiles(
+  files: ModelFiles,
+  heads: HeadSpec[],
+  options: DecoderConfigFromHfOptions = {},
+  choice: FolderChoice = { preferWeights: false, backend: 'auto' },
+): Promise<PretrainedFolder> {
   const entries = await files.list();
   const stepDetector = await readStepDetector(files, entries);
   const detectorFields = stepDetector ? { stepDetector } : {};
   const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
   const graph = await chooseOnnxGraph(files);
-  if (graph !== undefined) {
+  const hasWeights = entries.some((entry) => weightFiles.includes(entry));
+  if (graph !== undefined && !(choice.preferWeights && hasWeights)) {
     const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
     if (!entries.includes('tokenizer.json')) {
       throw new ModelLoadError(`tokenizer.json is missing beside ${files.describe(graph)} (the folder holds: ${entries.join(', ')})`, { file: files.location });
@@ -48,10 +67,19 @@ export async function readPretrainedFiles(files: ModelFiles, heads: HeadSpec[], 
       tokenizerConfig,
       vocabSize: Number((config as { vocab_size?: unknown }).vocab_size),
       ...detectorFields,
-      notes: [`found ${files.describe(graph)}: the ONNX graph is run, not the safetensors weights`, ...detectorNotes],
+      // The backend's own note names the graph it ran; this one is for the weights beside it, when there are any.
+      notes: [
+        ...(hasWeights
+          ? [`found ${files.describe(graph)}: the ONNX graph is run, not the safetensors weights (a backend named that runs weights, such as tiny, reads them)`]
+          : []),
+        ...detectorNotes,
+      ],
     };
   }
   const loaded = await loadDecoderFiles(files, { heads, ...options });
+  if (graph !== undefined) {
+    loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`);
+  }
   return {
     source: { kind: 'decoder', model: loaded.model, description: `the weights in ${files.location}` },
     tokenizerJson: loaded.tokenizerJson,
@@ -78,7 +106,12 @@ async function readStepDetector(files: ModelFiles, entries: readonly string[]): 
 
 async function onnxSource(files: ModelFiles, graph: string, entries: readonly string[], config: unknown): Promise<OnnxModelSource> {
   const localPath = files.localPath?.(graph);
-  if (localPath !== undefined) return { kind: 'onnx', path: localPath, description: `the ONNX graph ${localPath}` };
+  if (localPath !== undefined) {
+    // Opened before its path is handed on: a directory, a FIFO or a link loop in its place is a
+    // ModelLoadError naming it, where onnxruntime would fail obscurely or block forever.
+    await (await files.open(graph)).close();
+    return { kind: 'onnx', path: localPath, description: `the ONNX graph ${localPath}` };
+  }
   const folder = graph.includes('/') ? graph.slice(0, graph.lastIndexOf('/') + 1) : '';
   const external = entries.find((entry) => entry.startsWith(folder) && !entry.slice(folder.length).includes('/') && externalDataFile.test(entry));
   if (external !== undefined) {

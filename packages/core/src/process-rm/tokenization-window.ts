@@ -38,13 +38,24 @@ export function planTokenizationWindow(
   text: string,
   maxPositions: number,
 ): { kind: 'whole' } | { kind: 'longer-than-window'; minimumTokens: number; cutAt: number } {
-  // A text this short costs little to tokenize whole, whatever its token count: skip the bound.
-  if (text.length <= 4 * maxPositions) return { kind: 'whole' };
-  const perToken = charactersPerTokenBound(tokenizer);
-  const window = maxPositions * perToken;
-  if (text.length <= window) return { kind: 'whole' };
+  const minimumTokens = tokensAtLeast(tokenizer, text.length, maxPositions);
+  if (minimumTokens === undefined) return { kind: 'whole' };
+  const window = maxPositions * charactersPerTokenBound(tokenizer);
   const latestStart = text.length - window;
   const boundary = Math.max(text.lastIndexOf('\n', latestStart), text.lastIndexOf(' ', latestStart));
   const cutAt = boundary >= 0 && latestStart - boundary <= 4096 ? boundary + 1 : latestStart;
-  return { kind: 'longer-than-window', minimumTokens: Math.ceil(text.length / perToken), cutAt };
+  return { kind: 'longer-than-window', minimumTokens, cutAt };
+}
+
+/**
+ * A lower bound on the tokens of `characters` characters of text when they are certainly more
+ * than `maxPositions` (see `charactersPerTokenBound`), else `undefined`. Asked of an input's raw
+ * length before it is segmented, it refuses a text far longer than the model without building
+ * its steps (a 25 MB solution has a million of them).
+ */
+export function tokensAtLeast(tokenizer: PrmTokenizer, characters: number, maxPositions: number): number | undefined {
+  // A text this short costs little to tokenize whole, whatever its token count: skip the bound.
+  if (characters <= 4 * maxPositions) return undefined;
+  const perToken = charactersPerTokenBound(tokenizer);
+  return characters > maxPositions * perToken ? Math.ceil(characters / perToken) : undefined;
 }

@@ -5,7 +5,7 @@ import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolutio
 import type { LearnedStepsMeta, Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { refuseTagsInContent } from './reserved-tags.js';
-import { planTokenizationWindow } from './tokenization-window.js';
+import { planTokenizationWindow, tokensAtLeast } from './tokenization-window.js';
 import type { NormalizedInput } from './scoring-input.js';
 
 export interface TokenizeOptions {
@@ -173,6 +173,13 @@ function encodeLayout(
 
 /** Lays a pair out as `recipe` reads it, encodes it and maps every step to its read position. */
 export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): TokenizedPair {
+  if (options.truncation !== 'left') {
+    // The laid-out text holds at least the problem and the steps' characters: a text certainly too
+    // long is refused before it is segmented, in memory that does not follow its length.
+    const characters = input.problem.length + (input.steps ? input.steps.reduce((total, step) => total + step.length, 0) : input.solution.length);
+    const minimumTokens = tokensAtLeast(tokenizer, characters, options.maxPositions);
+    if (minimumTokens !== undefined) throw new SequenceTooLongError(minimumTokens, options.maxPositions, { lowerBoundFromCharacters: characters });
+  }
   const layout = layOut(recipe, input, options);
   const window = planTokenizationWindow(tokenizer, layout.text, options.maxPositions);
   if (window.kind === 'longer-than-window' && options.truncation !== 'left') {

@@ -3,6 +3,7 @@
 // vitest, in our CJS build and in bundlers; the ESM build uses only TextEncoder/TextDecoder.
 import { Tokenizer } from '@huggingface/tokenizers';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { ModelLoadError } from '../errors/model-load-error.js';
 import { HfOffsetAligner } from './hf-offsets.js';
 import { spellBytesByteLevel } from './hf-offsets-byte-level.js';
 import { compileNormalizer } from './hf-offsets-normalizer.js';
@@ -30,6 +31,12 @@ export interface HfTokenizerOptions {
    * replaces that token; one held by the model's vocabulary is refused.
    */
   addedTokens?: readonly HfAddedToken[];
+  /**
+   * The paths the files were read from. A problem in a file is then a `ModelLoadError` naming
+   * its path (`models/prm/tokenizer.json: "added_tokens" must be an array`), as for every other
+   * file of a model folder, rather than an `InvalidInputError`.
+   */
+  files?: { tokenizerJson: string; tokenizerConfig?: string };
 }
 
 const encoder = new TextEncoder();
@@ -77,6 +84,8 @@ class HfTokenizer implements PrmTokenizer {
     const original = readJsonObject(tokenizerJson, 'tokenizer.json');
     const config = tokenizerConfig === undefined || tokenizerConfig === null ? undefined : readJsonObject(tokenizerConfig, 'tokenizer_config.json');
     const model = checkModel(original);
+    // Checked before the library reads the file, which fails on a malformed list with a message about its own internals.
+    readAddedTokens(original);
     checkConfig(config);
     const normalizer = compileNormalizer(original.normalizer);
     this.spelling = compilePreTokenizer(original.pre_tokenizer);
@@ -179,5 +188,23 @@ class HfTokenizer implements PrmTokenizer {
  * tokenizer.encode('x = 4.<extra_0>'); // ..., 151651 with offsets [..., [6, 15]]
  */
 export function createHfTokenizer(tokenizerJson: unknown, tokenizerConfig?: unknown, options: HfTokenizerOptions = {}): PrmTokenizer {
-  return new HfTokenizer(tokenizerJson, tokenizerConfig, options);
+  try {
+    return new HfTokenizer(tokenizerJson, tokenizerConfig, options);
+  } catch (error) {
+    throw options.files && InvalidInputError.isInstance(error) ? inFile(error, options.files) : error;
+  }
+}
+
+/** An error located in `tokenizer.json` or `tokenizer_config.json`, as a ModelLoadError naming the file's path. */
+function inFile(error: InvalidInputError, files: NonNullable<HfTokenizerOptions['files']>): InvalidInputError | ModelLoadError {
+  const location = error.location ?? '';
+  const names: [string, string | undefined][] = [
+    ['tokenizer_config.json', files.tokenizerConfig],
+    ['tokenizer.json', files.tokenizerJson],
+  ];
+  const match = names.find(([name, path]) => path !== undefined && location.startsWith(name));
+  if (!match) return error;
+  const within = location.slice(match[0].length).trim();
+  const message = error.message.slice(location.length + 2);
+  return new ModelLoadError(within ? `${within}: ${message}` : message, { file: match[1]!, cause: error });
 }

@@ -39,29 +39,58 @@ export interface RotaryInputs {
   sin: string;
 }
 
+/** Positions per level of the rotary tables: a model of up to this many positions has one table, as before. */
+export const ROTARY_LEVEL_SIZE = 1024;
+
 /**
- * Cosines and sines for each token, gathered from tables of every position by `position_ids`.
- * The tables are computed in float64 and stored as float32, as backend-tiny does.
+ * Cosines and sines for each token, from tables gathered by `position_ids`. A model of up to
+ * `ROTARY_LEVEL_SIZE` positions has one table of every position. A longer one has a table per
+ * base-1024 digit of the position (digit `d` of level `l` holds the angle of `d * 1024^l`) and
+ * the angles are added in the graph (`cos(a + b) = cos a cos b - sin a sin b`), so the tables
+ * grow with the number of digits, not the positions: `max_position_embeddings: 1e12` needs 4
+ * small tables, not 4 TB (and Qwen2.5's 1M-position configs 2 KB per head dimension, not 4 MB).
+ * Angles are computed in float64 and stored as float32, as backend-tiny does; adding two levels
+ * costs about one float32 rounding more.
  */
 export function rotaryInputNodes(context: DecoderGraphContext): RotaryInputs {
   const { builder, config } = context;
   const scope = '/model/rotary_emb';
   const halfDim = config.headDim / 2;
-  const cosTable = new Float32Array(config.maxPositions * halfDim);
-  const sinTable = new Float32Array(config.maxPositions * halfDim);
-  for (let index = 0; index < halfDim; index++) {
-    const inverseFrequency = config.ropeTheta ** ((-2 * index) / config.headDim);
-    for (let position = 0; position < config.maxPositions; position++) {
-      cosTable[position * halfDim + index] = Math.cos(position * inverseFrequency);
-      sinTable[position * halfDim + index] = Math.sin(position * inverseFrequency);
-    }
+  const inverseFrequencies = Array.from({ length: halfDim }, (_, index) => config.ropeTheta ** ((-2 * index) / config.headDim));
+  const levels: { stride: number; rows: number }[] = [];
+  for (let stride = 1; stride < config.maxPositions; stride *= ROTARY_LEVEL_SIZE) {
+    levels.push({ stride, rows: Math.min(ROTARY_LEVEL_SIZE, Math.ceil(config.maxPositions / stride)) });
   }
-  const gather = (name: string, table: Float32Array) => {
-    const initializer = builder.floatInitializer(name, [config.maxPositions, halfDim], table);
-    const rows = builder.node('Gather', [initializer, onnxInputNames.positionIds], { scope, attributes: { axis: 0 } });
-    return builder.node('Unsqueeze', [rows, builder.int64Constant([1])], { scope });
-  };
-  return { cos: gather('rotary_cos_table', cosTable), sin: gather('rotary_sin_table', sinTable) };
+  if (levels.length === 0) levels.push({ stride: 1, rows: 1 });
+  const gathered = levels.map(({ stride, rows }, level) => {
+    const cosTable = new Float32Array(rows * halfDim);
+    const sinTable = new Float32Array(rows * halfDim);
+    for (let digit = 0; digit < rows; digit++) {
+      for (let index = 0; index < halfDim; index++) {
+        const angle = digit * stride * inverseFrequencies[index]!;
+        cosTable[digit * halfDim + index] = Math.cos(angle);
+        sinTable[digit * halfDim + index] = Math.sin(angle);
+      }
+    }
+    // The digit of this level: (position / stride) mod 1024; the top level needs no mod.
+    let digits: string = onnxInputNames.positionIds;
+    if (stride > 1) digits = builder.node('Div', [digits, builder.int64Constant([stride], [])], { scope });
+    if (level < levels.length - 1) digits = builder.node('Mod', [digits, builder.int64Constant([ROTARY_LEVEL_SIZE], [])], { scope });
+    const suffix = levels.length === 1 ? '' : `_level${level}`;
+    const gather = (name: string, table: Float32Array) =>
+      builder.node('Gather', [builder.floatInitializer(`${name}${suffix}`, [rows, halfDim], table), digits], { scope, attributes: { axis: 0 } });
+    return { cos: gather('rotary_cos_table', cosTable), sin: gather('rotary_sin_table', sinTable) };
+  });
+  let { cos, sin } = gathered[0]!;
+  for (const next of gathered.slice(1)) {
+    const mul = (a: string, b: string) => builder.node('Mul', [a, b], { scope });
+    [cos, sin] = [
+      builder.node('Sub', [mul(cos, next.cos), mul(sin, next.sin)], { scope }),
+      builder.node('Add', [mul(sin, next.cos), mul(cos, next.sin)], { scope }),
+    ];
+  }
+  const unsqueeze = (rows: string) => builder.node('Unsqueeze', [rows, builder.int64Constant([1])], { scope });
+  return { cos: unsqueeze(cos), sin: unsqueeze(sin) };
 }
 
 /**

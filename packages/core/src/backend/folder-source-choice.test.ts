@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readsWeightsOverGraph } from './folder-source-choice.js';
+import { registerBackend, type BackendRegistration } from './registry.js';
+
+function registration(name: string, sourceKinds?: readonly string[]): BackendRegistration {
+  return {
+    name,
+    priority: 0,
+    ...(sourceKinds ? { sourceKinds } : {}),
+    unavailableReason: () => null,
+    create: async () => {
+      throw new Error('not created in this test');
+    },
+  };
+}
+
+describe('which file of a folder holding a graph and weights a request reads', () => {
+  const removers: (() => void)[] = [];
+  afterEach(() => removers.splice(0).forEach((remove) => remove()));
+
+  it('the named backend decides: one that runs weights only reads the weights; auto, graph runners and the unspecified read the graph', () => {
+    removers.push(registerBackend(registration('test-weights-only', ['decoder'])));
+    removers.push(registerBackend(registration('test-both', ['onnx', 'decoder'])));
+    removers.push(registerBackend(registration('test-graphs-only', ['onnx'])));
+    removers.push(registerBackend(registration('test-unspecified')));
+    expect(readsWeightsOverGraph('test-weights-only')).toBe(true);
+    expect(readsWeightsOverGraph('test-both')).toBe(false);
+    expect(readsWeightsOverGraph('test-graphs-only')).toBe(false);
+    expect(readsWeightsOverGraph('test-unspecified')).toBe(false);
+    expect(readsWeightsOverGraph('auto')).toBe(false);
+    // Not registered: resolution then reports it; the folder is read as before.
+    expect(readsWeightsOverGraph('test-missing')).toBe(false);
+  });
+});
