@@ -7,6 +7,7 @@ import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPack, type PackedPackage } from './build-and-pack.js';
 import { consumerModule, entrySpecifiers, strictTsconfig } from './consumer-files.js';
+import { isInstalledWith, reachableImports } from './module-graph.js';
 import { folderSize, readPackedManifest } from './packed-manifest.js';
 import { claimedValue, codeBlockAfter, exampleAsCommonJs, exampleAsEsm, type RecordedClaim } from './readme-example.js';
 import { runChecked, runCommand } from './run-command.js';
@@ -143,8 +144,7 @@ console.log(JSON.stringify({
   });
 
   it('a backend registered through the CommonJS build is found by the ESM build in the same process', async () => {
-    const script = `import { createRequire } from 'node:module';
-import { ProcessRM, registeredBackends } from '@reward-lens/core';
+    const script = `import { ProcessRM, registeredBackends } from '@reward-lens/core';
 createRequire(import.meta.url)('@reward-lens/backend-tiny/register');
 const registered = registeredBackends().map((entry) => entry.name);
 const prm = await ProcessRM.fromTiny({ seed: 0 });
@@ -152,6 +152,61 @@ console.log(JSON.stringify({ registered, backend: prm.backend.name }));`;
     await writeFile(join(fullProject, 'dual-build.mjs'), script);
     const { stdout } = await runChecked(process.execPath, ['dual-build.mjs'], { cwd: fullProject });
     expect(JSON.parse(stdout)).toEqual({ registered: ['tiny'], backend: 'tiny' });
+  });
+});
+
+describe('the conformance kit (@reward-lens/core/testing) needs no test framework', () => {
+  const coreFolder = () => join(fullProject, 'node_modules/@reward-lens/core');
+  const coreManifest = () =>
+    JSON.parse(readFileSync(join(coreFolder(), 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      exports: Record<string, { import: { default: string }; require: { default: string } }>;
+    };
+
+  it.each(['import', 'require'] as const)('its %s build loads only core dependencies and Node built-ins: never vitest', (condition) => {
+    const manifest = coreManifest();
+    const { files, bare } = reachableImports(coreFolder(), [manifest.exports['./testing']![condition].default]);
+    expect(files.length).toBeGreaterThan(1);
+    const outside = [...bare].filter(([specifier]) => !isInstalledWith(specifier, manifest.dependencies ?? {}));
+    expect(outside.map(([specifier, importers]) => `${specifier} (loaded by ${[...new Set(importers)].join(', ')})`)).toEqual([]);
+  });
+
+  it('loads from CommonJS and ESM, and runs the backend and gradient conformance under node:test, in a project without vitest', async () => {
+    // What a node:test or jest user has: the packages and their dependencies, and no vitest. The
+    // scripts run without the NODE_PATH that pnpm's vitest shim sets (the workspace's store, vitest in it).
+    const { NODE_PATH: _storePath, ...userEnvironment } = process.env;
+    const loads = `let vitest = 'not installed';
+try {
+  vitest = require.resolve('vitest');
+} catch {}
+const kit = require('@reward-lens/core/testing');
+console.log(JSON.stringify({ vitest, kit: [kit.runBackendConformance, kit.runGradientConformance, kit.nodeTestHarness].map((value) => typeof value) }));`;
+    await writeFile(join(fullProject, 'kit.cjs'), loads);
+    const { stdout: loaded } = await runChecked(process.execPath, ['kit.cjs'], { cwd: fullProject, env: userEnvironment });
+    expect(JSON.parse(loaded)).toEqual({ vitest: 'not installed', kit: ['function', 'function', 'function'] });
+    // A few tests of each suite (the whole of both takes minutes), through the node:test adapter.
+    const script = `import { describe, it } from 'node:test';
+import { createTinyBackend } from '@reward-lens/backend-tiny';
+import { nodeTestHarness, runBackendConformance, runGradientConformance } from '@reward-lens/core/testing';
+const kept = ['spec contract', 'padding invariance', 'flags and methods agree', 'gradient matches finite differences', 'step gradients are causal', 'score hvp'];
+const adapter = nodeTestHarness({ describe, it }, { timeout: 300000 });
+const harness = {
+  describe: adapter.describe,
+  test: (name, body) => (kept.includes(name) ? adapter.test(name, body) : undefined),
+  skip: (name, reason) => (kept.includes(name) ? adapter.skip(name, reason) : undefined),
+};
+const createBackend = async (model) => createTinyBackend(model);
+runBackendConformance({ harness, createBackend, label: 'installed' });
+runGradientConformance({ harness, createBackend, label: 'installed', skip: [{ reason: 'declared in the script', tests: ['score hvp'] }] });
+`;
+    await writeFile(join(fullProject, 'kit.node-test.mjs'), script);
+    const { stdout } = await runChecked(process.execPath, ['--test', '--test-reporter=tap', 'kit.node-test.mjs'], { cwd: fullProject, env: userEnvironment });
+    // Two seeded configs: 2 backend tests and 3 gradient tests pass on each, the declared skip is reported with its reason.
+    expect(stdout).toMatch(/^# fail 0$/m);
+    expect(stdout).toMatch(/^# pass 10$/m);
+    expect(stdout).toMatch(/^# skipped 2$/m);
+    expect(stdout.match(/^\s*ok \d+ - (flags and methods agree|gradient matches finite differences|step gradients are causal)$/gm)).toHaveLength(6);
+    expect(stdout.match(/ok \d+ - score hvp # SKIP declared in the script/g)).toHaveLength(2);
   });
 });
 

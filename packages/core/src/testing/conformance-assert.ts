@@ -43,6 +43,26 @@ export function expectClose(actual: ArrayLike<number>, expected: ArrayLike<numbe
   }
 }
 
+/** Fails unless `value <= bound` (a NaN fails). */
+export function checkAtMost(value: number, bound: number, label: string): void {
+  check(value <= bound, `${label}: ${value}, expected at most ${bound}`);
+}
+
+/** Fails unless `value < bound` (a NaN fails). */
+export function checkBelow(value: number, bound: number, label: string): void {
+  check(value < bound, `${label}: ${value}, expected below ${bound}`);
+}
+
+/** Element-wise |a - b| <= bound, an absolute bound, naming the first element that differs. */
+export function checkWithin(actual: ArrayLike<number>, expected: ArrayLike<number>, bound: number, label: string): void {
+  check(actual.length === expected.length, `${label}: length ${actual.length}, expected ${expected.length}`);
+  for (let index = 0; index < expected.length; index++) {
+    if (!(Math.abs(actual[index]! - expected[index]!) <= bound)) {
+      throw new ConformanceAssertionError(`${label}: element ${index} is ${actual[index]}, expected ${expected[index]} (within ${bound})`);
+    }
+  }
+}
+
 /** The largest |a - b| / max(1, |b|) over two equally long arrays. */
 export function largestDifference(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
   let largest = 0;

@@ -26,13 +26,16 @@ export type ConformanceTestName =
 /** Tests not to run, each group with its reason (reported as skipped, with the reason). */
 export type ConformanceSkipList = readonly { reason: string; tests: readonly ConformanceTestName[] }[];
 
-/** Registers tests on a harness, honouring the declared skips. */
-export class SuiteBuilder {
-  readonly #skipped = new Map<ConformanceTestName, string>();
+/**
+ * Registers tests on a harness, honouring the declared skips. `Name` is the suite's set of test
+ * names (the backend kit's by default; the gradient kit has its own).
+ */
+export class SuiteBuilder<Name extends string = ConformanceTestName> {
+  readonly #skipped = new Map<Name, string>();
 
   constructor(
     readonly harness: ConformanceHarness,
-    skip: ConformanceSkipList = [],
+    skip: readonly { reason: string; tests: readonly Name[] }[] = [],
   ) {
     for (const group of skip) for (const test of group.tests) this.#skipped.set(test, group.reason);
   }
@@ -42,7 +45,7 @@ export class SuiteBuilder {
   }
 
   /** A test named `name`, or `name: detail` when one name covers several tests (one per head). */
-  test(name: ConformanceTestName, body: (context: ConformanceTestContext) => Promise<void>, detail?: string): void {
+  test(name: Name, body: (context: ConformanceTestContext) => Promise<void>, detail?: string): void {
     const title = detail === undefined ? name : `${name}: ${detail}`;
     const reason = this.#skipped.get(name);
     if (reason !== undefined) this.harness.skip(title, reason);

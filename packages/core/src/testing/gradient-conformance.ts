@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import type { BackendV1, ForwardRequestV1, ReadGradientsV1, ReadResultV1 } from '../backend/v1/backend-v1.js';
 import { Capability } from '../capabilities.js';
+import { InvalidInputError } from '../errors/invalid-input-error.js';
 import type { DecoderModel } from '../model/decoder-model.js';
 import { createRandomDecoder } from '../model/random-decoder.js';
 import { createSeededRandom } from '../model/seeded-random.js';
@@ -8,7 +8,9 @@ import { ProcessRM } from '../process-rm/process-rm.js';
 import type { StepTokenGradients } from '../process-rm/step-gradients.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 import { conformanceConfigs, conformancePairs, toleranceFor } from './conformance-fixtures.js';
-import { expectClose } from './conformance-assert.js';
+import { check, checkAtMost, checkBelow, checkEqual, checkRejects, checkWithin, expectClose } from './conformance-assert.js';
+import type { ConformanceHarness } from './conformance-harness.js';
+import { requireCapability, SuiteBuilder } from './conformance-suite.js';
 import { referenceForward } from './reference/reference-decoder.js';
 import { referenceHead } from './reference/reference-head.js';
 
@@ -27,12 +29,17 @@ export type GradientConformanceTestName =
   | 'step gradients are causal'
   | 'score hvp';
 
+/** Gradient tests not to run, each group with its reason (reported as skipped, with the reason). */
+export type GradientConformanceSkipList = readonly { reason: string; tests: readonly GradientConformanceTestName[] }[];
+
 export interface GradientConformanceOptions {
+  /** The test framework's functions: `vitestHarness({ describe, it })`, `nodeTestHarness(...)`, `jestHarness(...)` or `recordingHarness().harness`. */
+  harness: ConformanceHarness;
   /** Creates the backend under test for decoder weights. */
   createBackend: (model: DecoderModel) => Promise<BackendV1>;
-  /** Tests not run, each group with its reason. */
-  skip?: { reason: string; tests: GradientConformanceTestName[] }[];
-  /** Label in the test names. */
+  /** Tests not run, each group with its reason; they are reported as skipped, with the reason. */
+  skip?: GradientConformanceSkipList;
+  /** Label in the suite's name. */
   label?: string;
 }
 
@@ -119,13 +126,20 @@ const differenceTolerance = (precision: BackendV1['precision']) => (precision ==
  * embedding's gradient is its embedding row's; HVPs agree with differences of `doBackward`, are
  * symmetric and include the loss's own curvature; `prm.stepGradients` is causal and `prm.hvp`
  * consistent. A backend without the flags must lack the methods, and `ProcessRM` must refuse.
+ * Like `runBackendConformance`, it runs on any test framework through `harness` and asserts by
+ * throwing; a test of a flag the backend does not declare is reported as skipped, with the reason.
  *
  * @example
- * runGradientConformance({ createBackend: async (model) => createTinyBackend(model) });
+ * import { describe, it } from 'vitest';
+ * runGradientConformance({ harness: vitestHarness({ describe, it }), createBackend: async (model) => createTinyBackend(model) });
  */
 export function runGradientConformance(options: GradientConformanceOptions): void {
-  const skipped = new Map<GradientConformanceTestName, string>();
-  for (const group of options.skip ?? []) for (const test of group.tests) skipped.set(test, group.reason);
+  if (!options?.harness) {
+    throw new InvalidInputError(
+      "runGradientConformance needs a harness: harness: vitestHarness({ describe, it }) with vitest's functions, nodeTestHarness({ describe, it }) with node:test's, or jestHarness({ describe, it })",
+    );
+  }
+  const suite = new SuiteBuilder<GradientConformanceTestName>(options.harness, options.skip);
   const withBackend = async <Result>(model: DecoderModel, use: (backend: BackendV1) => Promise<Result>): Promise<Result> => {
     const backend = await options.createBackend(model);
     try {
@@ -134,27 +148,18 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
       await backend.dispose();
     }
   };
-  /** A test of a flag: skipped with a reason when the backend does not claim it. */
-  const test = (name: GradientConformanceTestName, flag: 'GRADIENTS' | 'HVP' | null, model: DecoderModel, body: (backend: BackendV1) => Promise<void>) => {
-    const reason = skipped.get(name);
-    if (reason !== undefined) {
-      it.skip(`${name} (skipped: ${reason})`, () => {});
-      return;
-    }
-    it(name, async (context) => {
-      await withBackend(model, async (backend) => {
-        if (flag !== null && (backend.capabilities & Capability[flag]) === 0) {
-          context.skip(`backend "${backend.name}" does not claim ${flag}`);
-          return;
-        }
+  /** A test of a flag: skipped, with the reason, when the backend does not declare it. */
+  const test = (name: GradientConformanceTestName, flag: 'GRADIENTS' | 'HVP' | null, model: DecoderModel, body: (backend: BackendV1) => Promise<void>) =>
+    suite.test(name, (context) =>
+      withBackend(model, async (backend) => {
+        if (flag !== null) requireCapability(context, backend, flag);
         await body(backend);
-      });
-    });
-  };
+      }),
+    );
 
-  describe(`gradient conformance${options.label ? `: ${options.label}` : ''}`, () => {
+  suite.describe(`gradient conformance${options.label ? `: ${options.label}` : ''}`, () => {
     for (const { label, config } of conformanceConfigs) {
-      describe(label, () => {
+      suite.describe(label, () => {
         const model = createRandomDecoder({ seed: 4321, config });
         const rows = [tokens('First, 2+2=4.'), tokens('Then 4*3=12, so 12-5=7.')];
         const weights = coefficients(rows, 9);
@@ -162,15 +167,19 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
         test('flags and methods agree', null, model, async (backend) => {
           const gradients = (backend.capabilities & Capability.GRADIENTS) !== 0;
           const hvp = (backend.capabilities & Capability.HVP) !== 0;
-          expect(typeof backend.doBackward === 'function', 'doBackward is present exactly with GRADIENTS').toBe(gradients);
-          expect(typeof backend.doHvp === 'function', 'doHvp is present exactly with HVP').toBe(hvp);
-          if (hvp) expect(gradients, 'HVP comes with GRADIENTS').toBe(true);
+          checkEqual(typeof backend.doBackward === 'function', gradients, 'doBackward is present exactly with GRADIENTS');
+          checkEqual(typeof backend.doHvp === 'function', hvp, 'doHvp is present exactly with HVP');
+          if (hvp) check(gradients, 'HVP comes with GRADIENTS');
           const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
           if (!gradients) {
-            await expect(prm.stepGradients([conformancePairs[0]!])).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY', capability: 'GRADIENTS' });
+            await checkRejects(
+              prm.stepGradients([conformancePairs[0]!]),
+              { code: 'UNSUPPORTED_CAPABILITY', capability: 'GRADIENTS' },
+              'stepGradients without GRADIENTS',
+            );
           }
           if (!hvp) {
-            await expect(prm.hvp(conformancePairs[0]!, { direction: {} })).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY', capability: 'HVP' });
+            await checkRejects(prm.hvp(conformancePairs[0]!, { direction: {} }), { code: 'UNSUPPORTED_CAPABILITY', capability: 'HVP' }, 'hvp without HVP');
           }
         });
 
@@ -181,26 +190,33 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
             ...request,
             readGradients: (reads) => [reads[0]!.values.map((values) => new Float32Array(values.length))],
           });
-          backward.reads[0]!.values.forEach((values, row) => expect([...values]).toEqual([...forward.reads[0]!.values[row]!]));
-          expect(backward.parameters!.size).toBe(model.tensors.size);
-          for (const [name, tensor] of model.tensors) expect(backward.parameters!.get(name)!.length, name).toBe(tensor.length);
-          expect(backward.inputEmbeddings!.map((values) => values.length)).toEqual([
-            request.sequenceLength * config.hiddenSize,
-            request.sequenceLength * config.hiddenSize,
-          ]);
+          backward.reads[0]!.values.forEach((values, row) => checkEqual(values, forward.reads[0]!.values[row]!, `backward reads of row ${row} vs doForward`));
+          check(backward.parameters !== undefined, 'doBackward returned no parameter gradients');
+          checkEqual(backward.parameters.size, model.tensors.size, 'number of parameter gradients');
+          for (const [name, tensor] of model.tensors) checkEqual(backward.parameters.get(name)?.length, tensor.length, `gradient length of ${name}`);
+          check(backward.inputEmbeddings !== undefined, 'doBackward returned no input-embedding gradients');
+          checkEqual(
+            backward.inputEmbeddings.map((values) => values.length),
+            [request.sequenceLength * config.hiddenSize, request.sequenceLength * config.hiddenSize],
+            'input-embedding gradient lengths',
+          );
         });
 
         test('gradient matches finite differences', 'GRADIENTS', model, async (backend) => {
           const request = valueBatch(rows, 'right');
           const result = await backend.doBackward!({ ...request, readGradients: [weights], wrt: { parameters: true, inputEmbeddings: false } });
-          expect(result.inputEmbeddings).toBeUndefined();
+          check(result.inputEmbeddings === undefined, 'wrt.inputEmbeddings false: no input-embedding gradients expected');
           const direction = unitDirection(model, 3);
           const step = 1e-2;
           const lossAt = (sign: number) =>
             withBackend(shifted(model, direction, sign * step), async (moved) => linearLoss((await moved.doForward(request)).reads, weights));
           const difference = ((await lossAt(1)) - (await lossAt(-1))) / (2 * step);
           const analytic = dot(result.parameters!, direction);
-          expect(Math.abs(analytic - difference)).toBeLessThanOrEqual(differenceTolerance(backend.precision) * Math.max(Math.abs(difference), 1e-3));
+          checkAtMost(
+            Math.abs(analytic - difference),
+            differenceTolerance(backend.precision) * Math.max(Math.abs(difference), 1e-3),
+            `|gradient · direction - central difference| (gradient ${analytic}, difference ${difference})`,
+          );
         });
 
         test('gradient adds over rows and ignores padding', 'GRADIENTS', model, async (backend) => {
@@ -214,20 +230,20 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
                 alone[0]!.parameters!.get(name)!.map((value, index) => value + alone[1]!.parameters!.get(name)![index]!),
               ]),
             );
-            expect(relativeMapError(batched.parameters!, summed), `parameters, padded on the ${side}`).toBeLessThan(1e-4);
+            checkBelow(relativeMapError(batched.parameters!, summed), 1e-4, `parameters, padded on the ${side}: relative error vs the rows' sum`);
             rows.forEach((row, index) => {
               const shift = side === 'left' ? request.sequenceLength - row.length : 0;
               const mine = batched.inputEmbeddings![index]!.subarray(shift * config.hiddenSize, (shift + row.length) * config.hiddenSize);
               const theirs = alone[index]!.inputEmbeddings![0]!;
               const scale = Math.max(...theirs.map(Math.abs));
-              mine.forEach((value, at) => expect(Math.abs(value - theirs[at]!)).toBeLessThanOrEqual(1e-4 * scale));
+              checkWithin(mine, theirs, 1e-4 * scale, `input-embedding gradient of row ${index}, padded on the ${side}, vs the row alone`);
               const padding = [...batched.inputEmbeddings![index]!].filter(
                 (_, at) => Math.floor(at / config.hiddenSize) < shift || Math.floor(at / config.hiddenSize) >= shift + row.length,
               );
-              expect(
+              check(
                 padding.every((value) => value === 0),
-                'zeros at padding',
-              ).toBe(true);
+                `input-embedding gradient of row ${index}, padded on the ${side}: zeros at padding`,
+              );
             });
           }
         });
@@ -243,10 +259,10 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
             const fromTable = table.subarray(id * hiddenSize, (id + 1) * hiddenSize);
             const fromInput = result.inputEmbeddings![0]!.subarray(position * hiddenSize, (position + 1) * hiddenSize);
             const scale = Math.max(1e-6, ...fromInput.map(Math.abs));
-            fromTable.forEach((value, index) => expect(Math.abs(value - fromInput[index]!)).toBeLessThanOrEqual(1e-5 * scale));
+            checkWithin(fromTable, fromInput, 1e-5 * scale, `embedding row gradient of token ${id} vs its input-embedding gradient at ${position}`);
             checked++;
           });
-          expect(checked).toBeGreaterThan(3);
+          check(checked > 3, `only ${checked} tokens occur once in the row, expected more than 3`);
         });
 
         test('input embeddings replace the token embeddings', 'GRADIENTS', model, async (backend) => {
@@ -300,19 +316,33 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
             (sum, values, row) => sum + values.reduce((inner, value, entry) => inner + value * direction[row]![entry]!, 0),
             0,
           );
-          expect(Math.abs(analytic - difference)).toBeLessThanOrEqual(differenceTolerance(backend.precision) * Math.max(Math.abs(difference), 1e-3));
+          checkAtMost(
+            Math.abs(analytic - difference),
+            differenceTolerance(backend.precision) * Math.max(Math.abs(difference), 1e-3),
+            `|input gradient · direction - central difference| (gradient ${analytic}, difference ${difference})`,
+          );
           const contract = { code: 'BACKEND_CONTRACT' };
-          await expect(backend.doBackward!({ ...request, readGradients: [weights], inputEmbeddings: [gathered[0]!] })).rejects.toMatchObject(contract);
-          await expect(
+          await checkRejects(
+            backend.doBackward!({ ...request, readGradients: [weights], inputEmbeddings: [gathered[0]!] }),
+            contract,
+            'input embeddings for one row of two',
+          );
+          await checkRejects(
             backend.doBackward!({ ...request, readGradients: [weights], inputEmbeddings: gathered.map((values) => values.subarray(1)) }),
-          ).rejects.toMatchObject(contract);
+            contract,
+            'input embeddings of the wrong length',
+          );
         });
 
         test('integrated gradients add up', 'GRADIENTS', model, async (backend) => {
           const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
           const pair = conformancePairs[0]!;
           if ((backend.capabilities & Capability.ACTIVATIONS) === 0) {
-            await expect(prm.stepGradients([pair], { integratedGradients: { steps: 8 } })).rejects.toMatchObject({ capability: 'ACTIVATIONS' });
+            await checkRejects(
+              prm.stepGradients([pair], { integratedGradients: { steps: 8 } }),
+              { code: 'UNSUPPORTED_CAPABILITY', capability: 'ACTIVATIONS' },
+              'integrated gradients without ACTIVATIONS',
+            );
             return;
           }
           const ids = [...prm.tokenize(pair).inputIds];
@@ -327,37 +357,43 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           for (const baseline of ['pad', 'zero'] as const) {
             const { value } = await prm.stepGradients([pair], { integratedGradients: { steps: 64, baseline } });
             for (const step of value.pairs[0]!.steps) {
-              const check = step.integration!;
-              expect(check).toMatchObject({ steps: 64, baseline, scoreAtInput: step.score });
+              const integration = step.integration!;
+              const what = `${baseline} baseline, step ${step.step}`;
+              checkEqual(integration.steps, 64, `${what}: integration.steps`);
+              checkEqual(integration.baseline, baseline, `${what}: integration.baseline`);
+              checkEqual(integration.scoreAtInput, step.score, `${what}: integration.scoreAtInput vs the step's score`);
               // The baseline's score, from the oracle on the baseline's embeddings.
               const states = referenceForward(model, ids, { embeddings: baselines[baseline] }).states[config.numLayers]!;
               const expected = referenceHead(model, states[step.readTokenIndex]!, 'value')[0]!;
-              expectClose([check.scoreAtBaseline], [expected], toleranceFor(backend.precision), `${baseline} baseline score of step ${step.step}`);
-              expect([...step.integratedGradients!.subarray(step.readTokenIndex + 1)].every((entry) => entry === 0)).toBe(true);
+              expectClose([integration.scoreAtBaseline], [expected], toleranceFor(backend.precision), `${baseline} baseline score of step ${step.step}`);
+              check(
+                step.integratedGradients!.subarray(step.readTokenIndex + 1).every((entry) => entry === 0),
+                `${what}: integrated gradients after the read token are not all zero`,
+              );
               if (baseline === 'zero') continue;
               // Completeness on the padding path: the attributions sum to the score difference, the
               // midpoint rule's gap shrinking about 16-fold from 16 to 64 points (at least 4-fold here).
-              const difference = check.scoreAtInput - check.scoreAtBaseline;
-              const label = `step ${step.step}: sum ${check.sum}, difference ${difference}, gap at 16 points ${gap(coarse[step.step]!)}`;
-              expect(gap(step), label).toBeLessThanOrEqual(Math.max(gap(coarse[step.step]!) / 4, 1e-5));
-              expect(gap(step), label).toBeLessThanOrEqual(2e-2 * Math.max(Math.abs(difference), 0.1));
+              const difference = integration.scoreAtInput - integration.scoreAtBaseline;
+              const label = `step ${step.step}: sum ${integration.sum}, difference ${difference}, gap at 16 points ${gap(coarse[step.step]!)}; gap at 64 points`;
+              checkAtMost(gap(step), Math.max(gap(coarse[step.step]!) / 4, 1e-5), label);
+              checkAtMost(gap(step), 2e-2 * Math.max(Math.abs(difference), 0.1), label);
             }
           }
-          await expect(prm.stepGradients([pair], { integratedGradients: { steps: 0 } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+          await checkRejects(prm.stepGradients([pair], { integratedGradients: { steps: 0 } }), { code: 'INVALID_INPUT' }, 'integrated gradients with 0 steps');
         });
 
         test('rejects bad gradient requests', 'GRADIENTS', model, async (backend) => {
           const request = valueBatch(rows, 'right');
           const contract = { code: 'BACKEND_CONTRACT' };
-          await expect(backend.doBackward!({ ...request, readGradients: [[weights[0]!]] })).rejects.toMatchObject(contract);
-          await expect(backend.doBackward!({ ...request, readGradients: [[weights[0]!, weights[0]!]] })).rejects.toMatchObject(contract);
-          await expect(backend.doBackward!({ ...request, readGradients: () => [] })).rejects.toMatchObject(contract);
-          await expect(backend.doBackward!({ ...request, returnCache: true, readGradients: [weights] })).rejects.toMatchObject(contract);
+          await checkRejects(backend.doBackward!({ ...request, readGradients: [[weights[0]!]] }), contract, 'read gradients for one row of two');
+          await checkRejects(backend.doBackward!({ ...request, readGradients: [[weights[0]!, weights[0]!]] }), contract, 'read gradients of the wrong lengths');
+          await checkRejects(backend.doBackward!({ ...request, readGradients: () => [] }), contract, 'a readGradients function returning no gradients');
+          await checkRejects(backend.doBackward!({ ...request, returnCache: true, readGradients: [weights] }), contract, 'doBackward with returnCache');
           if ((backend.capabilities & Capability.HVP) !== 0) {
             const direction = { parameters: new Map([['no.such.tensor', new Float32Array(3)]]) };
-            await expect(backend.doHvp!({ ...request, readGradients: [weights], direction })).rejects.toMatchObject(contract);
+            await checkRejects(backend.doHvp!({ ...request, readGradients: [weights], direction }), contract, 'an hvp direction naming an unknown tensor');
             const short = { parameters: new Map([[embeddingName, new Float32Array(3)]]) };
-            await expect(backend.doHvp!({ ...request, readGradients: [weights], direction: short })).rejects.toMatchObject(contract);
+            await checkRejects(backend.doHvp!({ ...request, readGradients: [weights], direction: short }), contract, 'an hvp direction of the wrong length');
           }
         });
 
@@ -365,7 +401,11 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           const request = valueBatch(rows, 'right');
           const direction = unitDirection(model, 5);
           const result = await backend.doHvp!({ ...request, readGradients: [weights], direction: { parameters: direction } });
-          expect(relativeMapError(result.parameters!, (await backend.doBackward!({ ...request, readGradients: [weights] })).parameters!)).toBeLessThan(1e-5);
+          checkBelow(
+            relativeMapError(result.parameters!, (await backend.doBackward!({ ...request, readGradients: [weights] })).parameters!),
+            1e-5,
+            "doHvp's gradient vs doBackward's: relative error",
+          );
           const step = 1e-2;
           const gradientAt = (sign: number) =>
             withBackend(
@@ -376,7 +416,11 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           const difference = new Map(
             [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
           );
-          expect(relativeMapError(result.hvp.parameters!, difference)).toBeLessThan(differenceTolerance(backend.precision) * 5);
+          checkBelow(
+            relativeMapError(result.hvp.parameters!, difference),
+            differenceTolerance(backend.precision) * 5,
+            'hvp vs central differences of the gradient: relative error',
+          );
         });
 
         test('hvp is symmetric', 'HVP', model, async (backend) => {
@@ -385,7 +429,7 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           const hu = (await backend.doHvp!({ ...request, readGradients: [weights], direction: { parameters: u } })).hvp.parameters!;
           const hv = (await backend.doHvp!({ ...request, readGradients: [weights], direction: { parameters: v } })).hvp.parameters!;
           const [uHv, vHu] = [dot(u, hv), dot(v, hu)];
-          expect(Math.abs(uHv - vHu)).toBeLessThanOrEqual(1e-3 * Math.max(Math.abs(uHv), 1e-3));
+          checkAtMost(Math.abs(uHv - vHu), 1e-3 * Math.max(Math.abs(uHv), 1e-3), `|u·Hv - v·Hu| (u·Hv ${uHv}, v·Hu ${vHu})`);
         });
 
         test('hvp carries the loss curvature', 'HVP', model, async (backend) => {
@@ -408,7 +452,11 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           const difference = new Map(
             [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
           );
-          expect(relativeMapError(result.hvp.parameters!, difference)).toBeLessThan(differenceTolerance(backend.precision) * 5);
+          checkBelow(
+            relativeMapError(result.hvp.parameters!, difference),
+            differenceTolerance(backend.precision) * 5,
+            'hvp vs central differences of the gradient: relative error',
+          );
           // The reads' tangents are J·v: a directional derivative of the reads.
           const readsAt = (sign: number) =>
             withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doForward(request)).reads[0]!.values);
@@ -416,7 +464,7 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           result.readTangents[0]!.values.forEach((values, row) => {
             const expected = values.map((_, index) => (up[row]![index]! - down[row]![index]!) / (2 * step));
             const scale = Math.max(...expected.map(Math.abs));
-            values.forEach((value, index) => expect(Math.abs(value - expected[index]!)).toBeLessThanOrEqual(differenceTolerance(backend.precision) * scale));
+            checkWithin(values, expected, differenceTolerance(backend.precision) * scale, `read tangents of row ${row} vs central differences of the reads`);
           });
         });
 
@@ -426,19 +474,30 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           const scores = (await prm.stepScores([pair])).value.curves[0]!;
           const { value } = await prm.stepGradients([pair], { output: 'vector' });
           const explained = value.pairs[0]!;
-          expect(explained.steps.map((step) => step.step)).toEqual([0, 1, 2]);
-          expect(value.hiddenSize).toBe(config.hiddenSize);
+          checkEqual(
+            explained.steps.map((step) => step.step),
+            [0, 1, 2],
+            'explained steps',
+          );
+          checkEqual(value.hiddenSize, config.hiddenSize, 'hiddenSize');
           for (const step of explained.steps) {
-            expect(Math.abs(step.score - scores[step.step]!)).toBeLessThanOrEqual(1e-4 * Math.max(1, Math.abs(scores[step.step]!)));
-            expect(step.norms.length).toBe(explained.inputIds.length);
-            for (let token = step.readTokenIndex + 1; token < step.norms.length; token++) expect(step.norms[token], `token ${token} after the read`).toBe(0);
-            expect(step.norms[step.readTokenIndex]).toBeGreaterThan(0);
-            expect(step.vectors!.length).toBe(explained.inputIds.length * config.hiddenSize);
-            if ((backend.capabilities & Capability.ACTIVATIONS) !== 0) expect(step.gradientTimesInput.every(Number.isFinite)).toBe(true);
+            const what = `step ${step.step}`;
+            checkAtMost(Math.abs(step.score - scores[step.step]!), 1e-4 * Math.max(1, Math.abs(scores[step.step]!)), `${what}: |score - stepScores'|`);
+            checkEqual(step.norms.length, explained.inputIds.length, `${what}: norms length`);
+            for (let token = step.readTokenIndex + 1; token < step.norms.length; token++)
+              checkEqual(step.norms[token], 0, `${what}: norm of token ${token} after the read`);
+            check(step.norms[step.readTokenIndex]! > 0, `${what}: norm at the read token is ${step.norms[step.readTokenIndex]}, expected above 0`);
+            checkEqual(step.vectors?.length, explained.inputIds.length * config.hiddenSize, `${what}: vectors length`);
+            if ((backend.capabilities & Capability.ACTIVATIONS) !== 0)
+              check(step.gradientTimesInput.every(Number.isFinite), `${what}: gradientTimesInput is not all finite`);
           }
           const only = await prm.stepGradients([pair], { steps: [1] });
-          expect(only.value.pairs[0]!.steps.map((step) => step.step)).toEqual([1]);
-          expect([...only.value.pairs[0]!.steps[0]!.norms]).toEqual([...explained.steps[1]!.norms]);
+          checkEqual(
+            only.value.pairs[0]!.steps.map((step) => step.step),
+            [1],
+            'steps: [1] explains step 1 only',
+          );
+          checkEqual(only.value.pairs[0]!.steps[0]!.norms, explained.steps[1]!.norms, 'step 1 explained alone vs with the others: norms');
         });
 
         test('score hvp', 'HVP', model, async (backend) => {
@@ -450,16 +509,16 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           const [u, v] = [direction(), direction()];
           const hu = (await prm.hvp(pair, { direction: { inputEmbeddings: u }, wrt: { parameters: false } })).value;
           const hv = (await prm.hvp(pair, { direction: { inputEmbeddings: v } })).value;
-          expect(hv.step).toBe(2);
-          expect(hv.gradient.parameters).toBeDefined();
-          expect(hu.gradient.parameters).toBeUndefined();
+          checkEqual(hv.step, 2, 'hvp step (default: the last)');
+          check(hv.gradient.parameters !== undefined, 'hvp: parameter gradients expected by default');
+          check(hu.gradient.parameters === undefined, 'hvp with wrt.parameters false: no parameter gradients expected');
           const vectors = (await prm.stepGradients([pair], { output: 'vector', steps: [2] })).value.pairs[0]!.steps[0]!.vectors!;
           const scale = Math.max(...vectors.map(Math.abs));
-          hv.gradient.inputEmbeddings!.forEach((value, index) => expect(Math.abs(value - vectors[index]!)).toBeLessThanOrEqual(1e-4 * scale));
+          checkWithin(hv.gradient.inputEmbeddings!, vectors, 1e-4 * scale, "hvp's input-embedding gradient vs stepGradients' vectors");
           const uHv = u.reduce((sum, value, index) => sum + value * hv.hvp.inputEmbeddings![index]!, 0);
           const vHu = v.reduce((sum, value, index) => sum + value * hu.hvp.inputEmbeddings![index]!, 0);
-          expect(Math.abs(uHv - vHu)).toBeLessThanOrEqual(1e-3 * Math.max(Math.abs(uHv), 1e-6));
-          await expect(prm.hvp(pair, { step: 7, direction: {} })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+          checkAtMost(Math.abs(uHv - vHu), 1e-3 * Math.max(Math.abs(uHv), 1e-6), `|u·Hv - v·Hu| (u·Hv ${uHv}, v·Hu ${vHu})`);
+          await checkRejects(prm.hvp(pair, { step: 7, direction: {} }), { code: 'INVALID_INPUT' }, 'hvp at a step that does not exist');
         });
       });
     }

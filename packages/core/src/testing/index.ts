@@ -18,7 +18,12 @@ export {
 export { recordingHarness, type ConformanceOutcome, type ConformanceReport } from './recording-harness.js';
 export { ConformanceAssertionError, expectClose } from './conformance-assert.js';
 export { conformanceConfigs, conformancePairs, mlpClassifierHead, toleranceFor } from './conformance-fixtures.js';
-export { runGradientConformance, type GradientConformanceOptions, type GradientConformanceTestName } from './gradient-conformance.js';
+export {
+  runGradientConformance,
+  type GradientConformanceOptions,
+  type GradientConformanceSkipList,
+  type GradientConformanceTestName,
+} from './gradient-conformance.js';
 export { countingBackend } from './counting-backend.js';
 export { createReferenceBackend } from './reference/reference-backend.js';
 export { referenceForward, referenceLinear, referenceRmsNorm, type ReferenceRun } from './reference/reference-decoder.js';
