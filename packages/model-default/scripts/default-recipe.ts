@@ -1,0 +1,117 @@
+import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
+import { createOrganism, defaultOrganismOptions, organismTokenizerJson, type OrganismItem, type OrganismOptions } from '@reward-lens/organism';
+import type { StepRecord } from '@reward-lens/train';
+
+/**
+ * How the default PRM is made: the data, the model and the training settings, all from seeds, so
+ * `pnpm --filter @reward-lens/model-default retrain` makes the shipped model again.
+ */
+export interface DefaultRecipe {
+  /** Seeds initialisation and the training stream. */
+  seed: number;
+  config: DecoderConfig;
+  steps: number;
+  batchTokens: number;
+  learningRate: number;
+  warmupSteps: number;
+  /** Weight of the auxiliary next-token loss on the correct steps. */
+  languageModelWeight: number;
+  /** The first records come from an easier organism (2–5 steps, numbers up to 20): a curriculum. */
+  curriculumItems: number;
+  /** The organism the model is for (and the later records come from). */
+  organism: Omit<OrganismOptions, 'seed'>;
+  /** Held-out records scored during training. */
+  heldOutItems: number;
+  /** Train the head at every token too, on where each wrong step departs from the correct one (`StepRecord.correctPrefix`). */
+  tokenLabels: boolean;
+}
+
+const { tokenizerJson } = organismTokenizerJson();
+const vocabularySize = Object.keys((tokenizerJson.model as { vocab: Record<string, number> }).vocab).length;
+
+export const defaultRecipe: DefaultRecipe = {
+  seed: 0,
+  config: defineDecoderConfig({
+    architecture: 'llama',
+    hiddenSize: 128,
+    numLayers: 4,
+    numHeads: 4,
+    numKvHeads: 4,
+    intermediateSize: 384,
+    vocabSize: vocabularySize,
+    maxPositions: 512,
+    ropeTheta: 10_000,
+    rmsNormEps: 1e-5,
+    tieWordEmbeddings: true,
+    attentionBias: false,
+    heads: [],
+  }),
+  steps: 2000,
+  batchTokens: 4096,
+  learningRate: 2e-3,
+  warmupSteps: 100,
+  languageModelWeight: 1,
+  curriculumItems: 15_000,
+  organism: { ...defaultOrganismOptions },
+  heldOutItems: 300,
+  tokenLabels: true,
+};
+
+/**
+ * The organism seeds of each split. Training draws from its own seeds; the held-out, calibration
+ * and test splits are items of other seeds, so no split's problems were generated for another
+ * (the retraining script also checks that no test solution appears in the training stream).
+ */
+export const splitSeeds = { curriculum: 500, heldOut: 1000, calibration: 1001, test: 1002, pairs: 1003 } as const;
+
+function commonPrefixLength(left: string, right: string): number {
+  let length = 0;
+  while (length < left.length && length < right.length && left[length] === right[length]) length++;
+  return length;
+}
+
+/**
+ * A record with prefix labels: a step is correct when it and every step before it are
+ * (Math-Shepherd's convention). With `tokenLabels`, also where the first wrong step departs from
+ * what a correct solution writes there (`OrganismItem.expectedStep`), for token-level training.
+ */
+export function organismRecord(item: OrganismItem, id: string, tokenLabels = false): StepRecord {
+  const error = item.firstErrorStep;
+  const record: StepRecord = {
+    id,
+    problem: item.problem,
+    steps: [...item.steps],
+    stepLabels: item.steps.map((_, step) => (error === -1 || step < error ? 1 : 0)),
+  };
+  if (!tokenLabels) return record;
+  const departure = error === -1 || item.expectedStep === null ? 0 : commonPrefixLength(item.steps[error]!, item.expectedStep);
+  return { ...record, correctPrefix: item.steps.map((step, index) => (error === -1 || index < error ? step.length : index === error ? departure : 0)) };
+}
+
+/**
+ * The same item labelled as an outcome reward model is trained: only the last step has a label,
+ * whether the final answer is right (a right answer reached through a flawed step counts as right).
+ */
+export function outcomeRecord(item: OrganismItem, id: string): StepRecord {
+  return { id, problem: item.problem, steps: [...item.steps], stepLabels: item.steps.map((_, step) => (step < item.steps.length - 1 ? Number.NaN : item.finalAnswerCorrect ? 1 : 0)) };
+}
+
+/** Which labels a model is trained on: every step's (a PRM) or the final answer's only (an ORM). */
+export type Supervision = 'process' | 'outcome';
+
+/**
+ * The training stream: the curriculum's items, then the organism's, from the recipe's seeds; the
+ * same every time it is opened. `outcome` labels the same items for an outcome reward model.
+ */
+export function* trainingRecords(recipe: DefaultRecipe, supervision: Supervision = 'process'): Generator<StepRecord> {
+  const label = supervision === 'process' ? (item: OrganismItem, id: string) => organismRecord(item, id, recipe.tokenLabels) : outcomeRecord;
+  const easy = createOrganism({ ...recipe.organism, seed: recipe.seed + splitSeeds.curriculum, steps: [2, 5], maxNumber: 20 });
+  for (let index = 0; index < recipe.curriculumItems; index++) yield label(easy.item(index), `curriculum-${index}`);
+  const organism = createOrganism({ ...recipe.organism, seed: recipe.seed });
+  for (let index = 0; ; index++) yield label(organism.item(index), `train-${index}`);
+}
+
+/** `count` items of a split's seed, with the recipe's organism settings. */
+export function splitItems(recipe: DefaultRecipe, split: Exclude<keyof typeof splitSeeds, 'curriculum' | 'pairs'>, count: number): OrganismItem[] {
+  return createOrganism({ ...recipe.organism, seed: splitSeeds[split] }).items(count);
+}

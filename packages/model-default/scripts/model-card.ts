@@ -1,0 +1,74 @@
+import type { DefaultModelFigures, ProcessBenchFigures } from '../src/default-model-figures.js';
+import type { DefaultRecipe } from './default-recipe.js';
+
+const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
+const fixed = (value: number) => value.toFixed(3);
+
+function kindTable(figures: DefaultModelFigures): string {
+  const byKind = figures.matchedPairsByKind;
+  if (byKind === undefined) return '';
+  const rows = Object.entries(byKind).map(([kind, index]) => `| ${kind} | ${index.pairs} | ${percent(index.index)} | ${percent(index.interval.low)}–${percent(index.interval.high)} |`);
+  return `\nBy the kind of the injected error:\n\n| error kind | pairs | flawed step lower | 95% interval |\n|---|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+function row(name: string, metrics: ProcessBenchFigures): string {
+  return `| ${name} | ${metrics.items} | ${fixed(metrics.f1)} | ${fixed(metrics.errorAccuracy)} | ${fixed(metrics.correctAccuracy)} | ${fixed(metrics.auroc)} |`;
+}
+
+/** The model card (`model/README.md`): what the model is, what it is good for and not, how it was made, what it measured. */
+export function defaultModelCard(recipe: DefaultRecipe, figures: DefaultModelFigures): string {
+  const { config } = recipe;
+  const pairs = figures.matchedPairs;
+  return `# reward-lens default PRM (organism)
+
+A small process reward model trained here, from scratch, on the reward-lens organism: GSM8K-style
+word problems with multi-step solutions and errors of known kinds at known steps
+(\`@reward-lens/organism\`). It reads a solution in one forward pass and gives every step the
+probability that the solution is still correct after it (Math-Shepherd's prefix convention), so
+the last step's score is the outcome score.
+
+**Good for**: solutions in the organism's language (the grammar in \`@reward-lens/organism\`'s
+README): it finds the first wrong step there. It is what the SDK's quick start, demo and tests
+run, and a known-good PRM for trying the SDK's workflows (search, reranking, evaluation).
+**Not good for**: anything else. On real model-written solutions (ProcessBench GSM8K below) it is
+close to chance: it has never seen their words, and spells most of them in single characters.
+
+## Model
+
+- Llama architecture: hidden ${config.hiddenSize}, ${config.numLayers} layers, ${config.numHeads} heads, intermediate ${config.intermediateSize}, ${config.maxPositions} positions, tied embeddings.
+- Tokenizer: the organism's vocabulary as a Hugging Face \`tokenizer.json\` (one token per word, digit and symbol, with and without the space before it; other words in characters, other characters in bytes), ${config.vocabSize} tokens.
+- Read with the \`trl-token-classification\` recipe: a 2-class head \`score\` at the \`\\n\` after each step, P(class 1).
+- \`step-detector.json\`: its learned step-boundary detector (a probe over its hidden states, used where a solution has no line breaks), fitted with \`reward-lens train-detector --model model --data <2,000 organism items, seed 0>\` and measured on 400 others (seed 1); its held-out precision and recall are in the file and in every result it segments.
+- \`calibration.json\`: ${figures.calibration.method} scaling fitted on ${figures.threshold.chosenOn}; ECE ${fixed(figures.calibration.eceBefore)} before, ${fixed(figures.calibration.eceAfter)} after (in sample). Loaded with the model, results carry trust \`CALIBRATED\`.
+
+## Training
+
+- Data: an endless stream of organism items (correct and flawed in equal parts, all six error kinds), labels by prefix (a step is correct when it and every step before it are)${recipe.tokenLabels ? ", read at every token of the solution: a token is labelled correct while the text up to it is still the start of a correct solution (the organism names the step a correct solution writes in place of the first error), so the head learns where in a step it goes wrong" : ''}; the first ${recipe.curriculumItems.toLocaleString('en-US')} items come from an easier organism (2–5 steps, numbers up to 20). ${figures.trainingRecords.toLocaleString('en-US')} records were read; ${figures.overlapWithEvaluation} of the calibration and test solutions occur among them.
+- Loss: per-step binary cross-entropy at every step, plus a next-token loss on the correct steps (weight ${recipe.languageModelWeight}) through the tied embeddings.
+- AdamW, peak learning rate ${recipe.learningRate}, ${recipe.warmupSteps} warm-up steps, cosine decay, batches of ${recipe.batchTokens} tokens, ${figures.trainingSteps} steps (${figures.trainingTokens.toLocaleString('en-US')} tokens), seed ${recipe.seed}.
+- ${Math.round(figures.trainingSeconds / 60)} minutes of training on one core of the development machine (backend-tiny is single-threaded). Retrain with \`pnpm --filter @reward-lens/model-default retrain\`.
+
+## Figures
+
+ProcessBench's metric (the prediction is the first step scoring below the threshold; F1 of the
+accuracies on erroneous and correct solutions), at threshold ${fixed(figures.threshold.value)} chosen on ${figures.threshold.chosenOn}:
+
+| split | items | F1 | erroneous acc. | correct acc. | step AUROC |
+|---|---|---|---|---|---|
+${row('organism test (seed 1002)', figures.organismTest)}
+${row('ProcessBench GSM8K (real solutions)', figures.processBenchGsm8k)}
+
+Matched pairs (seed 1003: the same solution with and without one injected error): the flawed step
+scores lower than the clean step in ${pairs.lower} of ${pairs.pairs} pairs (${percent(pairs.index)}, 95% interval ${percent(pairs.interval.low)}–${percent(pairs.interval.high)}; ${pairs.ties} ties).
+${kindTable(figures)}
+## Limits
+
+This is a small model trained for about an hour on one CPU core, and it is far from a solved
+organism: the goals set for it (ProcessBench F1 0.90 on the organism, the flawed step lower in 95%
+of matched pairs) are not met. By error kind (above), it tells dropped steps and wrong operations
+best, which change the shape of a step; a wrong result or a wrongly copied number, which it must
+check by arithmetic, it tells least: that checking needs more training or depth than this
+budget gave. Use its
+scores as a PRM whose errors are known, not as a verifier.
+`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Process versus outcome supervision, end to end on the organism: the default PRM against an
+ * outcome reward model trained with the same recipe (model, data, budget) on final-answer labels
+ * only, both picking the best of N samples of the organism's policy.
+ *
+ *   pnpm --filter @reward-lens/model-default process-vs-outcome [--orm <folder>] [--problems 300] [--n 16]
+ *
+ * The ORM is trained into `.retrain/outcome` when `--orm` names no folder (resumable, as `retrain`).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import '@reward-lens/backend-tiny/register';
+import { ProcessRM } from '@reward-lens/core';
+import { bestOfNCurves, type BestOfNProblem } from '@reward-lens/eval';
+import { createOrganismPolicy } from '@reward-lens/organism';
+import { defaultModelFolder, loadDefaultPrm } from '../src/index.js';
+import { defaultRecipe, splitItems } from './default-recipe.js';
+import { sampleCandidates, type PolicySettings } from './policy-samples.js';
+import { trainRecipe } from './train-recipe.js';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: { orm: { type: 'string' }, problems: { type: 'string' }, n: { type: 'string' }, error: { type: 'string' }, rescue: { type: 'string' } },
+});
+const problems = Number(values.problems ?? 300);
+const n = Number(values.n ?? 16);
+const settings: PolicySettings = { errorProbability: Number(values.error ?? 0.15), rescueProbability: Number(values.rescue ?? 0.3) };
+
+const ormFolder = values.orm ?? join(packageRoot, '.retrain', 'outcome');
+if (!existsSync(join(ormFolder, 'model.safetensors'))) await trainRecipe(defaultRecipe, 'outcome', ormFolder);
+
+const prm = await loadDefaultPrm({ backend: 'tiny', calibrated: false });
+const orm = await ProcessRM.fromPretrained(ormFolder, { backend: 'tiny' });
+const policy = createOrganismPolicy(settings);
+const items = splitItems(defaultRecipe, 'test', problems);
+const pools: BestOfNProblem[] = [];
+for (const [index, item] of items.entries()) {
+  const candidates = sampleCandidates(policy, item.problem, n, 7000 + index);
+  const inputs = candidates.map((candidate) => ({ problem: item.problem, steps: candidate.steps }));
+  const processScores = (await prm.stepScores(inputs)).value.curves;
+  const outcomeScores = (await orm.score(inputs)).value.values;
+  pools.push({
+    candidates: candidates.map((candidate, position) => ({
+      stepScores: processScores[position]!,
+      finalCorrect: candidate.finalCorrect,
+      processCorrect: candidate.processCorrect,
+      outcomeScore: outcomeScores[position]!,
+    })),
+  });
+}
+const curves = bestOfNCurves(pools, { ns: [1, 2, 4, 8, 16].filter((size) => size <= n), resamples: 32, outcomeRule: 'ORM', seed: 0 });
+
+const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
+console.log(
+  `${problems} organism problems (test seed 1002), ${n} samples each from the organism policy (error probability ${settings.errorProbability}, rescue ${settings.rescueProbability});`,
+);
+console.log(`PRM: ${defaultModelFolder} (uncalibrated scores); ORM: ${ormFolder}; 32 resamples per N\n`);
+console.log('| rule | N | final-answer accuracy | process correct | right answer, flawed process | mean steps |');
+console.log('|---|---|---|---|---|---|');
+for (const point of curves.points) {
+  const label = point.rule === 'ORM' ? 'ORM (outcome score)' : `PRM ${point.rule}`;
+  console.log(
+    `| ${label} | ${point.n} | ${percent(point.finalAccuracy)} | ${percent(point.processCorrect)} | ${percent(point.rightAnswerFlawedProcess)} | ${point.meanSteps.toFixed(2)} |`,
+  );
+}
+console.log(`\nrandom pick: final-answer accuracy ${percent(curves.random.finalAccuracy)}, process correct ${percent(curves.random.processCorrect)}`);
+await prm.dispose();
+await orm.dispose();

@@ -1,0 +1,22 @@
+import type { StepCalibration } from '@reward-lens/core';
+import calibration from '../model/calibration.json' with { type: 'json' };
+import figures from '../model/figures.json' with { type: 'json' };
+import type { DefaultModelFigures } from './default-model-figures.js';
+
+/** The default PRM's name, as notes and model cards give it. */
+export const defaultModelName = 'reward-lens-organism-prm';
+
+/** The reading recipe it was trained for. */
+export const defaultModelRecipe = 'trl-token-classification';
+
+/** The shipped calibration (Platt scaling on a held-out organism split); results read through it carry trust `CALIBRATED`. */
+export const defaultModelCalibration = calibration as StepCalibration;
+
+/** What its retraining measured: held-out organism F1, matched pairs, ProcessBench GSM8K, the threshold and how it was chosen. */
+export const defaultModelFigures = figures as DefaultModelFigures;
+
+/** The note every result of the default PRM carries: which model it is, what it was trained on, what it is and is not good for. */
+export const defaultModelNote =
+  `model: ${defaultModelName}, the default PRM, a ${(defaultModelFigures.trainingTokens / 1e6).toFixed(1)}M-token training run on organism word problems ` +
+  `(held-out organism ProcessBench F1 ${defaultModelFigures.organismTest.f1.toFixed(2)}); it judges solutions in the organism's language, ` +
+  `and is close to chance on other text (ProcessBench GSM8K F1 ${defaultModelFigures.processBenchGsm8k.f1.toFixed(2)})`;

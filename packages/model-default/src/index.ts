@@ -1,0 +1,36 @@
+// The public API of @reward-lens/model-default in Node, by name (browsers get ./browser.ts).
+import { fileURLToPath } from 'node:url';
+import { ProcessRM, type PretrainedOptions, type ProcessRMOptions } from '@reward-lens/core';
+import { defaultModelCalibration, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
+
+export { defaultModelCalibration, defaultModelFigures, defaultModelName, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
+export type { DefaultModelFigures, MatchedPairsFigures, ProcessBenchFigures } from './default-model-figures.js';
+
+/** The folder holding the default PRM's files (a Hugging Face folder: config.json, model.safetensors, tokenizer.json, calibration.json). */
+export const defaultModelFolder: string = fileURLToPath(new URL('../model/', import.meta.url));
+
+export interface DefaultPrmOptions extends Omit<PretrainedOptions, 'recipe'>, Omit<ProcessRMOptions, 'recipe' | 'calibration'> {
+  /** Read scores through the shipped calibration (trust `CALIBRATED`). Default true; false gives the raw probabilities. */
+  calibrated?: boolean;
+}
+
+/**
+ * The default PRM: a small model trained on the organism's word problems, with its calibration.
+ * It finds the first wrong step of a solution written in the organism's language and is close to
+ * chance on other text (`defaultModelFigures` has the measurements). A backend must be registered,
+ * as for `ProcessRM.fromPretrained`.
+ *
+ * @example
+ * import '@reward-lens/backend-tiny/register';
+ * const prm = await loadDefaultPrm();
+ * (await prm.stepScores([{ problem, steps }])).value.curves[0]; // P(correct so far) per step
+ */
+export async function loadDefaultPrm(options: DefaultPrmOptions = {}): Promise<ProcessRM> {
+  const { calibrated = true, notes = [], ...rest } = options;
+  return ProcessRM.fromPretrained(defaultModelFolder, {
+    ...rest,
+    recipe: defaultModelRecipe,
+    notes: [defaultModelNote, ...notes],
+    ...(calibrated ? { calibration: defaultModelCalibration } : {}),
+  });
+}

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import '@reward-lens/backend-tiny/register';
+import { parseSafetensorsEntries, type ProcessRM } from '@reward-lens/core';
+import { fixedThreshold } from '@reward-lens/eval';
+import { organismTokenizerJson } from '@reward-lens/organism';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultRecipe, splitItems } from '../scripts/default-recipe.js';
+import { evaluateOrganism, matchedPairs } from '../scripts/evaluate-default.js';
+import { defaultModelFigures, defaultModelFolder, defaultModelName, loadDefaultPrm } from '../src/index.js';
+
+// The shipped model, checked on organism items from seeds it never trained on (the figures in
+// model/figures.json come from the full splits; these are smaller samples of the same splits).
+
+const F1_FLOOR = 0.3;
+const AUROC_FLOOR = 0.7;
+const PAIRS_FLOOR = 0.6;
+
+let prm: ProcessRM;
+beforeAll(async () => {
+  prm = await loadDefaultPrm({ backend: 'tiny' });
+});
+afterAll(async () => {
+  await prm?.dispose();
+});
+
+describe('the shipped default PRM', () => {
+  it('is a Hugging Face folder of the recipe it was trained with, its tokenizer the organism tokenizer', async () => {
+    const config = JSON.parse(await readFile(join(defaultModelFolder, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({
+      architectures: ['LlamaForTokenClassification'],
+      hidden_size: defaultRecipe.config.hiddenSize,
+      num_hidden_layers: defaultRecipe.config.numLayers,
+      reward_lens: { recipe: 'trl-token-classification' },
+    });
+    expect(JSON.parse(await readFile(join(defaultModelFolder, 'tokenizer.json'), 'utf8'))).toEqual(organismTokenizerJson().tokenizerJson);
+    const weights = parseSafetensorsEntries(new Uint8Array(await readFile(join(defaultModelFolder, 'model.safetensors'))), 'model.safetensors');
+    expect([...weights.keys()]).toContain('score.weight');
+    expect(prm.recipe.name).toBe('trl-token-classification');
+  });
+
+  it('names itself and its training data in the notes, and its scores are calibrated', async () => {
+    const evidence = await prm.stepScores([{ problem: 'Ann has 3 apples. She buys 4 more apples. How many apples does Ann have now?', steps: ['3 apples plus 4 apples is 3 + 4 = 7 apples.', 'The answer is 7.'] }]);
+    expect(evidence.notes.join('\n')).toContain(defaultModelName);
+    expect(evidence.notes.join('\n')).toMatch(/organism word problems/);
+    expect(evidence.trust).toBe('CALIBRATED');
+  });
+
+  // The floors sit below what the full splits measured (the samples here are smaller) and far above
+  // chance; they catch a broken or mismatched model, not a small change. The issue's goals (F1 0.90,
+  // 95% of pairs) are not met by this model: the model card says so and gives its figures.
+  it('finds the first error on held-out organism items as its figures say: ProcessBench F1 near the measured one, at the shipped threshold', async () => {
+    const threshold = fixedThreshold(defaultModelFigures.threshold.value, `chosen on ${defaultModelFigures.threshold.chosenOn}`);
+    const evaluation = await evaluateOrganism(prm, splitItems(defaultRecipe, 'test', 300), threshold);
+    expect(evaluation.items).toBe(300);
+    expect(evaluation.metrics.f1).toBeGreaterThanOrEqual(Math.max(F1_FLOOR, defaultModelFigures.organismTest.f1 - 0.1));
+    expect(evaluation.auroc.auroc).toBeGreaterThanOrEqual(AUROC_FLOOR);
+  });
+
+  it('scores the flawed step lower than the clean one in most matched pairs (chance is half)', async () => {
+    const pairs = (await matchedPairs(prm, defaultRecipe, 200)).all;
+    expect(pairs.pairs).toBe(200);
+    expect(pairs.index).toBeGreaterThanOrEqual(Math.max(PAIRS_FLOOR, defaultModelFigures.matchedPairs.index - 0.08));
+  });
+});
