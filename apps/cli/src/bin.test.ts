@@ -18,7 +18,7 @@ describe('bin', () => {
       },
     );
     const record = JSON.parse(stdout) as { outcome: number; stepScores: number[] };
-    expect(record.stepScores).toHaveLength(4);
-    expect(record.outcome).toBe(record.stepScores[3]);
+    expect(record.stepScores).toHaveLength(3);
+    expect(record.outcome).toBe(record.stepScores[2]);
   });
 });

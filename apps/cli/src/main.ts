@@ -44,8 +44,8 @@ const commands: readonly Command[] = [
 function topLevelUsage(): string {
   const nameWidth = Math.max(...commands.map((command) => command.name.length));
   const list = commands.map((command) => `  ${command.name.padEnd(nameWidth)}  ${command.summary}`).join('\n');
-  return `reward-lens: score reasoning steps with a process reward model, from the seeded tiny model
-or a Hugging Face-style model folder
+  return `reward-lens: score reasoning steps with a process reward model: the default PRM (trained on
+organism word problems), a Hugging Face-style model folder, or the seeded tiny model
 
 Usage:
   reward-lens <command> [options]

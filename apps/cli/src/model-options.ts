@@ -19,11 +19,13 @@ export const backendOptionHelp = `  --backend <name>          webgpu, onnx-node,
 
 /** The same flags in every command's help. */
 export const modelOptionsHelp = `  --model <folder>          a Hugging Face-style model folder (config.json, model.safetensors
-                            or model.onnx, tokenizer.json); default: the seeded tiny model
+                            or model.onnx, tokenizer.json); default: the default PRM, trained on
+                            organism word problems (@reward-lens/model-default)
   --recipe <name>           how the model is read (reward-lens recipes lists them); default:
                             inferred from config.json's architecture
 ${backendOptionHelp}
-  --seed <n>                seed of the tiny model's random weights (default: 0; not with
+  --seed <n>                the seeded tiny model instead: random weights from seed n, the same
+                            on every machine (its scores carry no meaning; for tests; not with
                             --model)`;
 
 type ModelChoice = Pick<ModelSettings, 'model' | 'recipe' | 'backend' | 'seed'>;
@@ -34,12 +36,12 @@ export function parseModelChoice(values: { model?: string; recipe?: string; back
     throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, usage);
   }
   // A folder's weights are its own: a seed would be silently ignored.
-  if (values.model !== undefined && values.seed !== undefined) throw new UsageError("--seed sets the tiny model's weights; it has no use with --model", usage);
+  if (values.model !== undefined && values.seed !== undefined) throw new UsageError("--seed picks the seeded tiny model's weights; it has no use with --model", usage);
   if (values.model === '') throw new UsageError('--model must name a folder', usage);
   return {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(values.recipe !== undefined ? { recipe: values.recipe } : {}),
     backend: values.backend ?? defaultBackend(values.model),
-    seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, usage),
+    ...(values.seed !== undefined ? { seed: parseIntegerOption('--seed', values.seed, seedRange, usage) } : {}),
   };
 }

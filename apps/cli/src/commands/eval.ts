@@ -16,7 +16,7 @@ import {
 import { readPrmBenchFile, readProcessBenchFile, writeReport } from '@reward-lens/eval/node';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
-import { loadProcessRM } from '../load-process-rm.js';
+import { loadProcessRM, modelDescription } from '../load-process-rm.js';
 import { modelOptionsHelp } from '../model-options.js';
 import { exitCodes } from '../report-error.js';
 import { ProgressReporter } from '../score/progress-reporter.js';
@@ -77,7 +77,7 @@ Examples:
 `;
 
 function modelName(settings: EvalSettings): string {
-  return settings.model ?? `the seeded tiny model (seed ${settings.seed}, random weights: its scores carry no meaning)`;
+  return modelDescription(settings);
 }
 
 /** NaN and infinities as null, so the JSON parses everywhere. */

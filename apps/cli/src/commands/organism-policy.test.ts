@@ -79,7 +79,8 @@ describe('reward-lens search --policy organism', () => {
       solutions: { steps: string[]; stepScores: number[] }[];
       counts: { generatedTokens: number };
     }[];
-    const prm = await loadProcessRM({ backend: 'tiny', seed: 0 });
+    // The CLI's PRM without --model: the default PRM.
+    const prm = await loadProcessRM({ backend: 'tiny' });
     const organism = createOrganismPolicy({ errorProbability: 0.3, rescueProbability: 0.2, errorKinds: ['wrong-result', 'wrong-copy'] });
     const expected = await search(prm, generatorPolicy(organism, { prompt: stepLinesPrompt }), item!.problem, { strategy, n: 4, beamWidth: 2, seed: 7 });
     await prm.dispose();

@@ -33,7 +33,7 @@ describe('reward-lens rerank', () => {
     expect(stderr).toMatch(/reranked 2 of 4 records, 2 errors; 1 of 1 picks right|reranked 2 of 4 records, 2 errors; 0 of 1 picks right/);
 
     // The same PRM the command loads by default, through the API.
-    const prm = await loadProcessRM({ backend: 'tiny', seed: 0 });
+    const prm = await loadProcessRM({ backend: 'tiny' });
     const expected = await rerank(prm, problem, candidates, { method: 'weighted-vote', aggregate: 'min' });
     await prm.dispose();
     const first = lines[0] as {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { jsonLines, natalia, runMain } from '../testing/run-main.js';
 
-const args = ['score', '--problem', natalia.problem, '--solution', natalia.solution, '--json'];
+const args = ['score', '--seed', '0', '--problem', natalia.problem, '--solution', natalia.solution, '--json'];
 
 describe('score --backend <name>: every first-party backend gives the seeded model the same step scores', () => {
   it.each(['onnx-node', 'onnx-web', 'webgpu'])('%s matches tiny within the float32 tolerance', async (backend) => {

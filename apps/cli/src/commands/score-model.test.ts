@@ -83,7 +83,7 @@ describe('score --model', () => {
   it('--seed has no use with --model', async () => {
     const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--seed', '3', '--problem', problem, '--solution', solution]);
     expect(exitCode).toBe(2);
-    expect(stderr).toContain("--seed sets the tiny model's weights; it has no use with --model");
+    expect(stderr).toContain("--seed picks the seeded tiny model's weights; it has no use with --model");
   });
 
   it('a sequence longer than the model is an error that suggests --truncation left', async () => {

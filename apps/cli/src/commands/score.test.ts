@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultModelFigures } from '@reward-lens/model-default';
 import { expectScoresClose } from '../testing/expect-scores-close.js';
 import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
 
@@ -32,8 +34,8 @@ describe('score from flags', () => {
     for (const step of naturalSteps) expect(stdout).toContain(step);
     expect(stdout).toMatch(/^ {2}outcome +-?\d+\.\d{4}$/m);
     expect(stdout).toMatch(/^ {2}min +-?\d+\.\d{4} {2}◀ step \d$/m);
-    expect(stdout).toContain('gauge INVARIANT');
-    expect(stdout).toContain('trust');
+    expect(stdout).toContain('gauge PROBABILITY');
+    expect(stdout).toContain('trust CALIBRATED');
     expect(stdout).toContain('note: backend "tiny"');
     // One row per step, numbered, with four decimals; exactly one row marked lowest.
     const rows = stdout.split('\n').filter((line) => /^ {2}\d +-?\d+\.\d{4} /.test(line));
@@ -68,9 +70,15 @@ describe('score from flags', () => {
     expect(record.meta).toMatchObject({ nSteps: 4, stepMethod: 'delimiter', droppedEmptySteps: 0, truncatedTokens: 0 });
     expect(record.meta.stepDetection).toBeUndefined();
     expect(record.backend).toBe('tiny');
-    expect(record.gauge).toBe('INVARIANT');
-    expect(record.trust).toBe('EXPLORATORY');
-    expect(record.notes).toEqual([expect.stringContaining('backend "tiny"')]);
+    // The default PRM: calibrated probabilities, and notes naming the backend, the model and the calibration's domain.
+    expect(record.gauge).toBe('PROBABILITY');
+    expect(record.trust).toBe('CALIBRATED');
+    expect(record.notes).toEqual([
+      expect.stringContaining('backend "tiny"'),
+      expect.stringMatching(/^found step-detector\.json: learned step detector "reward-lens-organism-prm step ends"/),
+      expect.stringMatching(/^model: reward-lens-organism-prm, the default PRM/),
+      expect.stringMatching(/^calibrated \(platt\) on "organism calibration split .*domain: organism word problems/),
+    ]);
     expect(record.line).toBeUndefined();
   });
 
@@ -192,16 +200,32 @@ describe('score from flags', () => {
     const onnx = onlyRecord(auto.stdout);
     const tiny = onlyRecord((await runMain([...args, '--backend', 'tiny'])).stdout);
     expect(onnx.backend).toBe('onnx-node');
-    expect(onnx.notes[0]).toMatch(/^backend "onnx-node" ran the seeded tiny model \(seed 0, hidden 64, 2 layers; /);
+    expect(onnx.notes[0]).toMatch(/^backend "onnx-node" ran the weights in .*model-default\/model/);
     expect(tiny.backend).toBe('tiny');
     expectScoresClose(onnx.stepScores, tiny.stepScores, 1e-4);
   });
 
-  it('scores the bundled example file as a table', async () => {
+  it('scores the bundled example file as a table, on the default PRM, calibrated', async () => {
+    const example = JSON.parse(await readFile(packagePath('examples/solution.json'), 'utf8')) as { solution: string };
     const { exitCode, stdout } = await runMain(['score', '--file', packagePath('examples/solution.json')]);
     expect(exitCode).toBe(0);
-    for (const step of naturalSteps) expect(stdout).toContain(step);
-    expect(stdout).toContain('problem  Natalia sold clips');
+    for (const step of example.solution.split('\n')) expect(stdout).toContain(step);
+    expect(stdout).toContain('problem  Fay buys 45 trays of candles');
+    expect(stdout).toMatch(/reward-lens-organism-prm/);
+    expect(stdout).toMatch(/CALIBRATED/);
+  });
+
+  it("the bundled example's first step below the default PRM's threshold is its wrong step (26 plus 13: the problem says she splits into 13 piles)", async () => {
+    const { stdout } = await runMain(['score', '--file', packagePath('examples/solution.json'), '--json']);
+    const record = onlyRecord(stdout);
+    expect(record.stepScores).toHaveLength(3);
+    const threshold = defaultModelFigures.threshold.value;
+    expect(record.stepScores.findIndex((score) => score < threshold)).toBe(1);
+    // The same solution with the step done right stays above it.
+    const clean = ['45 trays minus 19 trays is 45 − 19 = 26 trays.', '26 trays in 13 piles is 26 ÷ 13 = 2 trays.', 'The answer is 2.'];
+    const example = JSON.parse(await readFile(packagePath('examples/solution.json'), 'utf8')) as { problem: string };
+    const fixed = onlyRecord((await runMain(['score', '--problem', example.problem, '--solution', clean.join('\n'), '--json'])).stdout);
+    expect(fixed.stepScores.every((score) => score >= threshold)).toBe(true);
   });
 });
 

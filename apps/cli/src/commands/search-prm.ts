@@ -15,12 +15,13 @@ export const prmOptions = {
 
 export const prmOptionsHelp = `  --prm <folder>            the PRM: a Hugging Face-style model folder (config.json,
                             model.safetensors or model.onnx, tokenizer.json); --model is the
-                            same flag; default: the default PRM (today the seeded tiny model,
-                            random weights: its scores carry no meaning)
+                            same flag; default: the default PRM (trained on organism word
+                            problems, @reward-lens/model-default)
   --recipe <name>           how the PRM is read (reward-lens recipes lists them); default:
                             inferred from config.json's architecture
 ${backendOptionHelp}
-  --seed <n>                seed of the tiny PRM's random weights (default: 0; not with --prm)`;
+  --seed <n>                the seeded tiny PRM instead: random weights from seed n (its scores
+                            carry no meaning; not with --prm)`;
 
 export interface LoadedPrm {
   prm: ProcessRM;
@@ -36,6 +37,10 @@ export async function loadPrm(values: { prm?: string; model?: string; recipe?: s
   const base = await loadProcessRM(choice);
   const meter = meterBackend(base.backend);
   // The CLI passes no delimiter, truncation or batch size of its own: the defaults carry over unchanged.
-  const prm = ProcessRM.fromBackend(meter, base.tokenizer, { recipe: base.recipe, notes: base.notes });
+  const prm = ProcessRM.fromBackend(meter, base.tokenizer, {
+    recipe: base.recipe,
+    notes: base.notes,
+    ...(base.calibration !== undefined ? { calibration: base.calibration } : {}),
+  });
   return { prm, meter, dispose: () => base.dispose() };
 }

@@ -47,7 +47,7 @@ describe('reward-lens search', () => {
       solutions: { steps: string[] }[];
       counts: Record<string, number | boolean>;
     }[];
-    const prm = await loadProcessRM({ backend: 'tiny', seed: 0 });
+    const prm = await loadProcessRM({ backend: 'tiny' });
     const expected = await search(prm, createScriptedPolicy({ script }), problem, { strategy, n: 4, beamWidth: 2 });
     await prm.dispose();
     expect(result!.solutions.map((solution) => solution.steps)).toEqual(expected.solutions.map((solution) => solution.steps));

@@ -48,9 +48,10 @@ Search:
   --select <how>            best (default) or weighted-vote
   --scoring <how>           incremental (default: new steps scored on the cached prefix) or full
                             (every prefix re-scored from the start, as Python search libraries do)
-  --seed <n>                seeds the policy's sampling (default: 0); the tiny PRM's weights use
-                            --prm-seed
-  --prm-seed <n>            seed of the tiny PRM's random weights (default: 0)
+  --seed <n>                seeds the policy's sampling (default: 0); the seeded PRM's weights
+                            use --prm-seed
+  --prm-seed <n>            the seeded tiny PRM instead of the default PRM: random weights from
+                            seed n (its scores carry no meaning)
 
 Input and output:
   --problem <text>          one problem

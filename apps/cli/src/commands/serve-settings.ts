@@ -1,4 +1,5 @@
 import { aggregatorNames, type StepDelimiter } from '@reward-lens/core';
+import { defaultModelName } from '@reward-lens/model-default';
 import { isLoopbackHost } from '@reward-lens/serve';
 import type { ModelSettings } from '../load-process-rm.js';
 import { modelOptions, parseModelChoice } from '../model-options.js';
@@ -91,7 +92,7 @@ export function parseServeSettings(args: readonly string[], usage: string, envir
     ...(apiKey !== undefined ? { apiKey } : {}),
     allowUnauthenticatedRemote,
     // As vLLM names a model by default: the path it was started with.
-    modelName: values['served-model-name'] ?? model.model ?? `reward-lens/tiny-seed-${model.seed}`,
+    modelName: values['served-model-name'] ?? model.model ?? (model.seed !== undefined ? `reward-lens/tiny-seed-${model.seed}` : `reward-lens/${defaultModelName}`),
     maxBatchTokens: integer('max-batch-tokens', 16_384, 1, 16_777_216),
     maxBatchSize: integer('max-batch-size', 32, 1, 4096),
     maxWaitMs: integer('max-wait-ms', 0, 0, 60_000),

@@ -25,7 +25,8 @@ flight and refuse new ones.
 Model:
 ${modelOptionsHelp}
   --served-model-name <name>  the name /v1/models lists and /pooling checks (default: the
-                            --model path, or reward-lens/tiny-seed-<seed>)
+                            --model path, reward-lens/reward-lens-organism-prm for the
+                            default PRM, or reward-lens/tiny-seed-<seed>)
 
 Network and safety:
   --host <address>          default 127.0.0.1 (loopback only)

@@ -20,7 +20,7 @@ describe('train-detector and score --step-detection', () => {
   });
 
   it('fits the tiny model’s detector on organism text (held-out F1 ≥ 0.95) and writes step-detector.json', { timeout: 180_000 }, async () => {
-    const { exitCode, stdout, stderr } = await runMain(['train-detector', '--data', data, '--out', detectorFile, '--layers', '0,2', '--json']);
+    const { exitCode, stdout, stderr } = await runMain(['train-detector', '--seed', '0', '--data', data, '--out', detectorFile, '--layers', '0,2', '--json']);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     const [report] = jsonLines(stdout) as { file: string; layer: number; heldOut: { f1: number; boundaries: number }; layers: { layer: number }[] }[];
@@ -31,13 +31,13 @@ describe('train-detector and score --step-detection', () => {
     expect(detector.heldOut.data).toMatch(/^24 records of .*organism\.jsonl held out at random \(fraction 0\.2, seed 0\), steps joined with spaces$/);
     expect(detector.model.recipe).toBe('plain-value');
 
-    const again = await runMain(['train-detector', '--data', data, '--out', detectorFile]);
+    const again = await runMain(['train-detector', '--seed', '0', '--data', data, '--out', detectorFile]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toMatch(/already exists; pass --force to replace it/);
   });
 
   it('scores a solution written on one line with learned steps, and says so; --step-detection delimiter keeps it whole', { timeout: 60_000 }, async () => {
-    const learned = await runMain(['score', '--problem', item.problem, '--solution', oneLine, '--step-detector', detectorFile, '--json']);
+    const learned = await runMain(['score', '--seed', '0', '--problem', item.problem, '--solution', oneLine, '--step-detector', detectorFile, '--json']);
     expect(learned.exitCode).toBe(0);
     const [record] = jsonLines(learned.stdout) as { steps: string[]; meta: { stepMethod: string; stepDetection: string }; notes: string[] }[];
     expect(record!.steps).toEqual(item.steps);
@@ -45,11 +45,13 @@ describe('train-detector and score --step-detection', () => {
     expect(record!.meta.stepDetection).toMatch(
       /^no delimiter "\\n" found: \d+ steps found by the learned step-boundary detector "learned-steps-plain-value" \(linear probe on layer \d/,
     );
-    const table = await runMain(['score', '--problem', item.problem, '--solution', oneLine, '--step-detector', detectorFile]);
+    const table = await runMain(['score', '--seed', '0', '--problem', item.problem, '--solution', oneLine, '--step-detector', detectorFile]);
     expect(table.stdout).toMatch(/note: no delimiter "\\n" found: \d+ steps found by the learned\s+step-boundary\s+detector/);
 
     const whole = await runMain([
       'score',
+      '--seed',
+      '0',
       '--problem',
       item.problem,
       '--solution',
@@ -64,9 +66,18 @@ describe('train-detector and score --step-detection', () => {
     expect(single!.meta.stepMethod).toBe('single');
     expect(single!.meta.stepDetection).toMatch(/Step detection is 'delimiter'/);
 
-    const missing = await runMain(['score', '--problem', item.problem, '--solution', oneLine, '--step-detection', 'learned']);
+    const missing = await runMain(['score', '--seed', '0', '--problem', item.problem, '--solution', oneLine, '--step-detection', 'learned']);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/stepDetection 'learned' needs a learned step-boundary detector/);
+
+    // The default PRM ships its own detector: the same one-line solution is split with no flag.
+    const shipped = jsonLines((await runMain(['score', '--problem', item.problem, '--solution', oneLine, '--json'])).stdout) as {
+      steps: string[];
+      meta: { stepMethod: string; stepDetection: string };
+    }[];
+    expect(shipped[0]!.steps).toEqual(item.steps);
+    expect(shipped[0]!.meta.stepMethod).toBe('learned');
+    expect(shipped[0]!.meta.stepDetection).toMatch(/held-out precision 1\.000, recall 1\.000/);
   });
 
   it('explains its usage mistakes', async () => {

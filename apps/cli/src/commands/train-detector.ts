@@ -122,7 +122,7 @@ export const trainDetectorCommand: Command = {
     const layers = values.layers === undefined ? undefined : parseLayers(values.layers, trainDetectorUsage);
     const choice = parseModelChoice(values, trainDetectorUsage);
     // The splits and the probe are seeded with --seed (the tiny model's seed; 0 with --model).
-    const seed = choice.seed;
+    const seed = choice.seed ?? 0;
     const out = values.out ?? join(values.model!, stepDetectorFileName);
     if (values.force !== true && (await stat(out).catch(() => undefined)) !== undefined) {
       throw new InvalidInputError('already exists; pass --force to replace it', { location: out });

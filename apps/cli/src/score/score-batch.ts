@@ -1,4 +1,4 @@
-import { SequenceTooLongError, type ProcessRM, type RewardLensError } from '@reward-lens/core';
+import { calibrationNote, SequenceTooLongError, type ProcessRM, type RewardLensError } from '@reward-lens/core';
 import type { RecordError, RecordInput } from './input-record.js';
 import { scoredRecordsFromEvidence, type ScoredRecord } from './scored-record.js';
 
@@ -17,7 +17,9 @@ function recordError(error: RewardLensError): RecordError {
  */
 export async function scoreBatch(prm: ProcessRM, inputs: readonly RecordInput[], aggregateName: string): Promise<RecordOutcome[]> {
   const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
-  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes: prm.notes }, aggregateName);
+  // A calibrated model's records name the calibration set and its domain, as its evidence does.
+  const notes = prm.calibration ? [...prm.notes, calibrationNote(prm.calibration)] : prm.notes;
+  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes }, aggregateName);
   return scored.map((record, index) => {
     const error = evidence.value.errors[index];
     return error ? { error: recordError(error) } : { scored: record };
