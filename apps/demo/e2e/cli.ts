@@ -17,11 +17,14 @@ export function reward(args: readonly string[]): Promise<string> {
   });
 }
 
-/** `reward-lens score --file records.jsonl --json [modelArgs]`: every record scored in one run. */
+/**
+ * `reward-lens score --file records.jsonl --json [modelArgs]`: every record scored in one run. The
+ * default (no modelArgs) is the demo's default PRM as the page loads it, long solutions keeping their end.
+ */
 export async function cliScores(
   scratch: string,
   records: readonly { problem: string; solution: string }[],
-  modelArgs: readonly string[] = [],
+  modelArgs: readonly string[] = ['--truncation', 'left'],
 ): Promise<CliScore[]> {
   const file = join(scratch, `score-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
   await writeFile(file, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);

@@ -26,7 +26,7 @@ describe('bar and curve scales', () => {
       '-0.5000',
       '0',
       '1.500e-6',
-      'NaN',
+      'no score',
     ]);
   });
 });

@@ -10,7 +10,8 @@ export interface BarScale {
   description: string;
 }
 
-export function barScale(gauge: Gauge, scores: readonly number[]): BarScale {
+export function barScale(gauge: Gauge, allScores: readonly number[]): BarScale {
+  const scores = allScores.filter((score) => Number.isFinite(score));
   if (gauge === 'PROBABILITY') {
     return { low: 0, high: 1, fraction: (score) => clamp(score), description: 'Bars: probability that the step is correct, from 0 to 1.' };
   }
@@ -29,8 +30,9 @@ export function barScale(gauge: Gauge, scores: readonly number[]): BarScale {
  * The curve's vertical scale: probabilities on [0, 1]; raw scores on their own range (padded), so
  * that a small dip is visible. Bars keep 0 in their range; the curve need not.
  */
-export function curveScale(gauge: Gauge, scores: readonly number[]): BarScale {
-  if (gauge === 'PROBABILITY') return barScale(gauge, scores);
+export function curveScale(gauge: Gauge, allScores: readonly number[]): BarScale {
+  if (gauge === 'PROBABILITY') return barScale(gauge, allScores);
+  const scores = allScores.filter((score) => Number.isFinite(score));
   const lowest = Math.min(...scores);
   const highest = Math.max(...scores);
   const pad = (highest - lowest) * 0.1 || Math.abs(highest) * 0.1 || 1;
@@ -50,6 +52,7 @@ function clamp(value: number): number {
 
 /** Four significant digits for display; the exact value stays in `data-score`. */
 export function formatScore(value: number): string {
+  if (Number.isNaN(value)) return 'no score';
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return '0';
   return Math.abs(value) >= 1e-3 && Math.abs(value) < 1e4 ? value.toFixed(4) : value.toExponential(3);

@@ -13,7 +13,7 @@ export interface ScoredStep {
 /** One solution scored: every step, the outcome from its own call, and what the page shows about them. */
 export interface ScoredSolution {
   steps: ScoredStep[];
-  /** The step with the lowest score (the first of equal ones). */
+  /** The step with the lowest score (the first of equal ones), among those with a score. */
   lowest: number;
   /** `prm.score(...)`: the outcome score, read at the end of the solution. */
   outcome: number;
@@ -31,11 +31,26 @@ export interface ScoredSolution {
   outcomeMs: number;
 }
 
-/** The index of the lowest score (the first of equal ones). */
+/** The index of the lowest score (the first of equal ones), among the steps that have one; -1 when none has. */
 export function lowestIndex(scores: readonly number[]): number {
-  let lowest = 0;
-  for (let index = 1; index < scores.length; index++) if (scores[index]! < scores[lowest]!) lowest = index;
+  let lowest = -1;
+  for (let index = 0; index < scores.length; index++) {
+    if (Number.isFinite(scores[index]!) && (lowest === -1 || scores[index]! < scores[lowest]!)) lowest = index;
+  }
   return lowest;
+}
+
+/**
+ * The aggregates over the steps that have a score (left truncation leaves the first steps of a
+ * long solution without one), with a note naming the steps left out, as `reward-lens score` does.
+ */
+export function aggregateScored(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
+  const scored = curve.filter((score) => Number.isFinite(score));
+  const unscored = curve.flatMap((score, index) => (Number.isFinite(score) ? [] : [index + 1]));
+  const aggregates = Object.fromEntries(aggregateNames.map((name) => [name, scored.length === 0 ? Number.NaN : aggregate(scored, name)])) as Record<AggregateName, number>;
+  if (unscored.length === 0) return { aggregates, notes: [] };
+  const which = unscored.length === 1 ? `step ${unscored[0]}` : `steps ${unscored[0]}–${unscored[unscored.length - 1]}`;
+  return { aggregates, notes: [`the aggregates are over the ${scored.length} scored steps of ${curve.length}; ${which} left out (no score: truncation cut them off)`] };
 }
 
 /**
@@ -55,15 +70,16 @@ export async function scoreSolution(prm: ProcessRM, problem: string, solution: s
   const steps = evidence.value.steps[0]!.map((step, index) => ({ index, text: step.text, score: curve[index]! }));
   const outcomeScore = outcome.value.values[0]!;
   const meta = evidence.value.meta[0]!;
+  const { aggregates, notes } = aggregateScored(curve);
   return {
     steps,
     lowest: lowestIndex(curve),
     outcome: outcomeScore,
     outcomeGap: Math.abs(outcomeScore - curve[curve.length - 1]!),
-    aggregates: Object.fromEntries(aggregateNames.map((name) => [name, aggregate(curve, name)])) as Record<AggregateName, number>,
+    aggregates,
     gauge: evidence.gauge,
     trust: evidence.trust,
-    notes: evidence.notes,
+    notes: [...evidence.notes, ...notes],
     stepMethod: meta.stepMethod,
     tokenCount: meta.tokenCount,
     stepsMs,

@@ -18,7 +18,7 @@ export function stepCurve(scores: readonly number[], lowest: number, firstError:
   const svg = svgElement('svg', {
     viewBox: `0 0 ${width} ${height}`,
     role: 'img',
-    'aria-label': `Step scores from step 1 to step ${scores.length}: ${described}. Lowest: step ${lowest + 1}.`,
+    'aria-label': `Step scores from step 1 to step ${scores.length}: ${described}. ${lowest >= 0 ? `Lowest: step ${lowest + 1}.` : 'No step has a score.'}`,
     class: 'curve',
   });
   for (const [value, label] of [
@@ -28,13 +28,16 @@ export function stepCurve(scores: readonly number[], lowest: number, firstError:
     svg.append(svgElement('line', { x1: margin.left, x2: width - margin.right, y1: y(value), y2: y(value), class: 'curve-grid' }));
     svg.append(svgElement('text', { x: margin.left - 8, y: y(value) + 4, 'text-anchor': 'end', class: 'curve-axis' }, label));
   }
-  svg.append(svgElement('polyline', { points: scores.map((score, index) => `${x(index)},${y(score)}`).join(' '), class: 'curve-line' }));
+  // Steps without a score (cut off by truncation) get their axis label and no point.
+  const points = scores.flatMap((score, index) => (Number.isFinite(score) ? [`${x(index)},${y(score)}`] : []));
+  svg.append(svgElement('polyline', { points: points.join(' '), class: 'curve-line' }));
   scores.forEach((score, index) => {
+    svg.append(svgElement('text', { x: x(index), y: height - 10, 'text-anchor': 'middle', class: 'curve-axis' }, String(index + 1)));
+    if (!Number.isFinite(score)) return;
     if (index === firstError) svg.append(svgElement('circle', { cx: x(index), cy: y(score), r: 9, class: 'curve-labelled' }));
     svg.append(
       svgElement('circle', { cx: x(index), cy: y(score), r: index === lowest ? 6 : 4, class: index === lowest ? 'curve-point lowest' : 'curve-point' }),
     );
-    svg.append(svgElement('text', { x: x(index), y: height - 10, 'text-anchor': 'middle', class: 'curve-axis' }, String(index + 1)));
   });
   return svg;
 }
