@@ -1,7 +1,7 @@
 /**
  * One `createRewardServer` in its own process for the load test (loopback, a free port): the
- * seeded tiny PRM (what `reward-lens serve` serves by default) on backend-tiny, batching as the
- * arguments say. Prints `{"url": ...}` on stdout when listening; SIGTERM closes it gracefully.
+ * seeded tiny PRM (`reward-lens serve --seed 0`; not the default PRM, so the figures stay
+ * comparable with earlier runs) on backend-tiny, batching as the arguments say. Prints `{"url": ...}` on stdout when listening; SIGTERM closes it gracefully.
  */
 import { ProcessRM } from '@reward-lens/core';
 import '@reward-lens/backend-tiny/register';

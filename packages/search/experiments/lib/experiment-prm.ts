@@ -1,13 +1,11 @@
 import '@reward-lens/backend-tiny/register';
 import { ProcessRM } from '@reward-lens/core';
+import { defaultModelName, loadDefaultPrm } from '@reward-lens/model-default';
 import { meterBackend, type BackendMeter } from '../../src/index.js';
 import { createVerifierPrm } from './verifier-prm.js';
 
-/**
- * The PRM an experiment uses unless told otherwise. The seeded tiny model (random weights: its
- * scores carry no meaning) until `@reward-lens/model-default` lands; then this one line loads it.
- */
-export const defaultPrm = { name: 'the seeded tiny model (random weights)', load: () => ProcessRM.fromTiny({ seed: 0 }) };
+/** The PRM an experiment uses unless told otherwise: the default PRM, raw (its ranking is what search uses). */
+export const defaultPrm = { name: `the default PRM (${defaultModelName})`, load: () => loadDefaultPrm({ backend: 'tiny', calibrated: false }) };
 
 export interface ExperimentPrm {
   prm: ProcessRM;
