@@ -36,7 +36,8 @@ export function parseModelChoice(values: { model?: string; recipe?: string; back
     throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, usage);
   }
   // A folder's weights are its own: a seed would be silently ignored.
-  if (values.model !== undefined && values.seed !== undefined) throw new UsageError("--seed picks the seeded tiny model's weights; it has no use with --model", usage);
+  if (values.model !== undefined && values.seed !== undefined)
+    throw new UsageError("--seed picks the seeded tiny model's weights; it has no use with --model", usage);
   if (values.model === '') throw new UsageError('--model must name a folder', usage);
   return {
     ...(values.model !== undefined ? { model: values.model } : {}),

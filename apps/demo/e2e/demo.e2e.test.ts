@@ -67,7 +67,8 @@ function expectMatchesCli(result: PageResult, cli: CliScore, label: string): voi
     scored.reduce((product, score) => product * score, 1),
     6,
   );
-  if (scored.length < result.scores.length) expect(result.notes.join('\n'), `${label}: the cut steps are named`).toMatch(/left out \(no score: truncation cut them off\)/);
+  if (scored.length < result.scores.length)
+    expect(result.notes.join('\n'), `${label}: the cut steps are named`).toMatch(/left out \(no score: truncation cut them off\)/);
   expect(Math.abs(result.outcome - result.scores.at(-1)!), `${label}: last step = outcome`).toBeLessThanOrEqual(1e-6);
 }
 
@@ -132,7 +133,7 @@ describe('the demo in Chromium', () => {
     expect(problemsOf(page)).toEqual([]);
   });
 
-  it('labels every control, works from the keyboard, and fits a phone-sized screen', async () => {
+  it('labels every control, works from the keyboard, keeps text contrast at WCAG AA, and fits a phone-sized screen', async () => {
     const page = await openDemo();
     const unlabelled = await page.locator('select, textarea, input, button').evaluateAll((controls) =>
       controls
@@ -156,6 +157,42 @@ describe('the demo in Chromium', () => {
     await afterRun(page, () => page.keyboard.press('Enter'));
     // Without the example's own text, no step is marked as the labelled error.
     expect(await page.locator('.step-labelled').count()).toBe(0);
+    // WCAG 2 contrast (AA): every visible text against the background it is drawn on, 4.5:1, or
+    // 3:1 for large text (24px, or 18.66px bold); opaque backgrounds only (the page uses no images behind text).
+    const lowContrast = await page.evaluate(() => {
+      const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+      const luminance = ([red, green, blue]: number[]) =>
+        [red!, green!, blue!]
+          .map((value) => value / 255)
+          .map((value) => (value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4))
+          .reduce((sum, value, index) => sum + value * [0.2126, 0.7152, 0.0722][index]!, 0);
+      const background = (element: Element | null): number[] => {
+        for (let current = element; current; current = current.parentElement) {
+          const [red, green, blue, alpha = 1] = channels(getComputedStyle(current).backgroundColor);
+          if (alpha > 0) return [red!, green!, blue!];
+        }
+        return [255, 255, 255];
+      };
+      const found: string[] = [];
+      let checked = 0;
+      for (const element of document.querySelectorAll('body *')) {
+        const own = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '');
+        const style = getComputedStyle(element);
+        if (!own || style.visibility === 'hidden' || (element as HTMLElement).offsetParent === null) continue;
+        checked++;
+        const [foreground, behind] = [luminance(channels(style.color)), luminance(background(element))];
+        const ratio = (Math.max(foreground, behind) + 0.05) / (Math.min(foreground, behind) + 0.05);
+        const size = Number.parseFloat(style.fontSize);
+        const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+        if (ratio < (large ? 3 : 4.5))
+          found.push(
+            `${element.tagName.toLowerCase()}${element.className ? `.${element.className}` : ''} "${(element.textContent ?? '').trim().slice(0, 30)}": ${ratio.toFixed(2)}:1`,
+          );
+      }
+      return { found, checked };
+    });
+    expect(lowContrast.checked, 'text elements checked').toBeGreaterThan(30);
+    expect(lowContrast.found).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: join(screenshots, 'phone.png'), fullPage: true });

@@ -93,7 +93,12 @@ export function organismRecord(item: OrganismItem, id: string, tokenLabels = fal
  * whether the final answer is right (a right answer reached through a flawed step counts as right).
  */
 export function outcomeRecord(item: OrganismItem, id: string): StepRecord {
-  return { id, problem: item.problem, steps: [...item.steps], stepLabels: item.steps.map((_, step) => (step < item.steps.length - 1 ? Number.NaN : item.finalAnswerCorrect ? 1 : 0)) };
+  return {
+    id,
+    problem: item.problem,
+    steps: [...item.steps],
+    stepLabels: item.steps.map((_, step) => (step < item.steps.length - 1 ? Number.NaN : item.finalAnswerCorrect ? 1 : 0)),
+  };
 }
 
 /** Which labels a model is trained on: every step's (a PRM) or the final answer's only (an ORM). */

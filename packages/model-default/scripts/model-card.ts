@@ -7,7 +7,9 @@ const fixed = (value: number) => value.toFixed(3);
 function kindTable(figures: DefaultModelFigures): string {
   const byKind = figures.matchedPairsByKind;
   if (byKind === undefined) return '';
-  const rows = Object.entries(byKind).map(([kind, index]) => `| ${kind} | ${index.pairs} | ${percent(index.index)} | ${percent(index.interval.low)}–${percent(index.interval.high)} |`);
+  const rows = Object.entries(byKind).map(
+    ([kind, index]) => `| ${kind} | ${index.pairs} | ${percent(index.index)} | ${percent(index.interval.low)}–${percent(index.interval.high)} |`,
+  );
   return `\nBy the kind of the injected error:\n\n| error kind | pairs | flawed step lower | 95% interval |\n|---|---|---|---|\n${rows.join('\n')}\n`;
 }
 
@@ -43,7 +45,7 @@ close to chance: it has never seen their words, and spells most of them in singl
 
 ## Training
 
-- Data: an endless stream of organism items (correct and flawed in equal parts, all six error kinds), labels by prefix (a step is correct when it and every step before it are)${recipe.tokenLabels ? ", read at every token of the solution: a token is labelled correct while the text up to it is still the start of a correct solution (the organism names the step a correct solution writes in place of the first error), so the head learns where in a step it goes wrong" : ''}; the first ${recipe.curriculumItems.toLocaleString('en-US')} items come from an easier organism (2–5 steps, numbers up to 20). ${figures.trainingRecords.toLocaleString('en-US')} records were read; ${figures.overlapWithEvaluation} of the calibration and test solutions occur among them.
+- Data: an endless stream of organism items (correct and flawed in equal parts, all six error kinds), labels by prefix (a step is correct when it and every step before it are)${recipe.tokenLabels ? ', read at every token of the solution: a token is labelled correct while the text up to it is still the start of a correct solution (the organism names the step a correct solution writes in place of the first error), so the head learns where in a step it goes wrong' : ''}; the first ${recipe.curriculumItems.toLocaleString('en-US')} items come from an easier organism (2–5 steps, numbers up to 20). ${figures.trainingRecords.toLocaleString('en-US')} records were read; ${figures.overlapWithEvaluation} of the calibration and test solutions occur among them.
 - Loss: per-step binary cross-entropy at every step, plus a next-token loss on the correct steps (weight ${recipe.languageModelWeight}) through the tied embeddings.
 - AdamW, peak learning rate ${recipe.learningRate}, ${recipe.warmupSteps} warm-up steps, cosine decay, batches of ${recipe.batchTokens} tokens, ${figures.trainingSteps} steps (${figures.trainingTokens.toLocaleString('en-US')} tokens), seed ${recipe.seed}.
 - ${Math.round(figures.trainingSeconds / 60)} minutes of training on one core of the development machine (backend-tiny is single-threaded). Retrain with \`pnpm --filter @reward-lens/model-default retrain\`.

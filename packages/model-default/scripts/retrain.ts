@@ -56,7 +56,13 @@ const gsm8k = JSON.parse(await readFile(sharedDataPath('processbench/gsm8k.json'
 const truncated = await ProcessRM.fromPretrained(trained, { backend: 'tiny', truncation: 'left', calibration });
 const real = (await evaluateProcessBench(truncated, processBenchFromArray(gsm8k), { threshold })).evaluation;
 
-const pairFigures = (index: VerificationIndex): MatchedPairsFigures => ({ pairs: index.pairs, index: index.index, lower: index.lower, ties: index.ties, interval: index.interval });
+const pairFigures = (index: VerificationIndex): MatchedPairsFigures => ({
+  pairs: index.pairs,
+  index: index.index,
+  lower: index.lower,
+  ties: index.ties,
+  interval: index.interval,
+});
 const figures: DefaultModelFigures = {
   trainingSteps: run.step,
   trainingTokens: run.tokens,

@@ -50,7 +50,9 @@ async function fetchWeights(url: URL | string, fetcher: (input: URL | string) =>
 export async function loadDefaultPrm(options: DefaultPrmOptions = {}): Promise<ProcessRM> {
   const { calibrated = true, notes = [], weights, fetch: fetcher, ...rest } = options;
   const held = weights instanceof Uint8Array || (typeof Blob !== 'undefined' && weights instanceof Blob);
-  const bytes = held ? (weights as Uint8Array | Blob) : await fetchWeights((weights as URL | string | undefined) ?? defaultModelWeightsUrl, fetcher ?? ((input) => fetch(input)));
+  const bytes = held
+    ? (weights as Uint8Array | Blob)
+    : await fetchWeights((weights as URL | string | undefined) ?? defaultModelWeightsUrl, fetcher ?? ((input) => fetch(input)));
   const files = modelFilesFromEntries(
     {
       'config.json': json(config),

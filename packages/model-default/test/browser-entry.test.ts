@@ -53,6 +53,9 @@ describe('the browser entry', () => {
     const unreachable = async () => {
       throw new TypeError('fetch failed');
     };
-    await expect(loadInPage({ backend: 'tiny', fetch: unreachable })).rejects.toMatchObject({ code: 'MODEL_LOAD', message: expect.stringMatching(/\(fetch failed\)/) });
+    await expect(loadInPage({ backend: 'tiny', fetch: unreachable })).rejects.toMatchObject({
+      code: 'MODEL_LOAD',
+      message: expect.stringMatching(/\(fetch failed\)/),
+    });
   });
 });

@@ -40,7 +40,12 @@ describe('the shipped default PRM', () => {
   });
 
   it('names itself and its training data in the notes, and its scores are calibrated', async () => {
-    const evidence = await prm.stepScores([{ problem: 'Ann has 3 apples. She buys 4 more apples. How many apples does Ann have now?', steps: ['3 apples plus 4 apples is 3 + 4 = 7 apples.', 'The answer is 7.'] }]);
+    const evidence = await prm.stepScores([
+      {
+        problem: 'Ann has 3 apples. She buys 4 more apples. How many apples does Ann have now?',
+        steps: ['3 apples plus 4 apples is 3 + 4 = 7 apples.', 'The answer is 7.'],
+      },
+    ]);
     expect(evidence.notes.join('\n')).toContain(defaultModelName);
     expect(evidence.notes.join('\n')).toMatch(/organism word problems/);
     expect(evidence.trust).toBe('CALIBRATED');

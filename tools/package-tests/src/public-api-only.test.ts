@@ -42,7 +42,9 @@ describe('published test helpers', () => {
     const testingEntry = readFileSync(join(repositoryRoot, 'packages/core/src/testing/index.ts'), 'utf8');
     expect(testingEntry).toMatch(/runBackendConformance/);
     expect(testingEntry).not.toMatch(/sharedDataPath|shared\/data/);
-    for (const manifest of publishablePackages().map((entry) => entry.manifest as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> })) {
+    for (const manifest of publishablePackages().map(
+      (entry) => entry.manifest as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> },
+    )) {
       expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })).not.toContain('@reward-lens/test-data');
     }
   });

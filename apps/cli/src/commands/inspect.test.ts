@@ -11,12 +11,26 @@ const solution = 'First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.';
 
 describe('inspect', () => {
   it('prints the reward head after every layer (the last row the step scores) and the top tokens per step', { timeout: 60_000 }, async () => {
-    const { exitCode, stdout, stderr } = await runMain(['inspect', '--seed', '0', '--problem', problem, '--solution', solution, '--ig-steps', '16', '--top', '3']);
+    const { exitCode, stdout, stderr } = await runMain([
+      'inspect',
+      '--seed',
+      '0',
+      '--problem',
+      problem,
+      '--solution',
+      solution,
+      '--ig-steps',
+      '16',
+      '--top',
+      '3',
+    ]);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     const rows = stdout.split('\n').filter((line) => /^ {6}\d( +-?\d+\.\d{4}){3}$/.test(line));
     expect(rows.map((row) => row.trim().split(/ +/)[0])).toEqual(['0', '1', '2']);
-    const scored = jsonLines((await runMain(['score', '--seed', '0', '--problem', problem, '--solution', solution, '--json'])).stdout)[0] as { stepScores: number[] };
+    const scored = jsonLines((await runMain(['score', '--seed', '0', '--problem', problem, '--solution', solution, '--json'])).stdout)[0] as {
+      stepScores: number[];
+    };
     expect(rows[2]!.trim().split(/ +/).slice(1)).toEqual(scored.stepScores.map((score) => score.toFixed(4)));
     expect(stdout).toMatch(/integrated gradients \(IG, 16 points from the pad baseline\)/);
     const igLines = stdout.split('\n').filter((line) => line.startsWith('    IG '));

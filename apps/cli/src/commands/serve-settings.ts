@@ -92,7 +92,8 @@ export function parseServeSettings(args: readonly string[], usage: string, envir
     ...(apiKey !== undefined ? { apiKey } : {}),
     allowUnauthenticatedRemote,
     // As vLLM names a model by default: the path it was started with.
-    modelName: values['served-model-name'] ?? model.model ?? (model.seed !== undefined ? `reward-lens/tiny-seed-${model.seed}` : `reward-lens/${defaultModelName}`),
+    modelName:
+      values['served-model-name'] ?? model.model ?? (model.seed !== undefined ? `reward-lens/tiny-seed-${model.seed}` : `reward-lens/${defaultModelName}`),
     maxBatchTokens: integer('max-batch-tokens', 16_384, 1, 16_777_216),
     maxBatchSize: integer('max-batch-size', 32, 1, 4096),
     maxWaitMs: integer('max-wait-ms', 0, 0, 60_000),

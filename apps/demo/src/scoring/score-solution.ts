@@ -47,10 +47,16 @@ export function lowestIndex(scores: readonly number[]): number {
 export function aggregateScored(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
   const scored = curve.filter((score) => Number.isFinite(score));
   const unscored = curve.flatMap((score, index) => (Number.isFinite(score) ? [] : [index + 1]));
-  const aggregates = Object.fromEntries(aggregateNames.map((name) => [name, scored.length === 0 ? Number.NaN : aggregate(scored, name)])) as Record<AggregateName, number>;
+  const aggregates = Object.fromEntries(aggregateNames.map((name) => [name, scored.length === 0 ? Number.NaN : aggregate(scored, name)])) as Record<
+    AggregateName,
+    number
+  >;
   if (unscored.length === 0) return { aggregates, notes: [] };
   const which = unscored.length === 1 ? `step ${unscored[0]}` : `steps ${unscored[0]}–${unscored[unscored.length - 1]}`;
-  return { aggregates, notes: [`the aggregates are over the ${scored.length} scored steps of ${curve.length}; ${which} left out (no score: truncation cut them off)`] };
+  return {
+    aggregates,
+    notes: [`the aggregates are over the ${scored.length} scored steps of ${curve.length}; ${which} left out (no score: truncation cut them off)`],
+  };
 }
 
 /**

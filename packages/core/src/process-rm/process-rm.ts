@@ -25,7 +25,7 @@ import { applyLearnedSteps, resolveStepDetection, type StepDetectionMode, type S
 import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
 import { loadPretrained, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
 import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
-import { type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
+import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';
 import { tokenizeInputs } from './tokenize-inputs.js';
 import { ScoredPrefix, type PrefixContext } from './scored-prefix.js';
 import { stableTokenCount, stepJoinerOf } from './stable-token-count.js';
