@@ -2,7 +2,8 @@ import type { PackedPackage } from './build-and-pack.js';
 
 /** Every import specifier a package's `exports` map offers (its subpaths, without `./package.json`). */
 export function entrySpecifiers(entry: Pick<PackedPackage, 'name' | 'manifest'>): string[] {
-  const subpaths = Object.keys(entry.manifest.exports ?? { '.': null }).filter((subpath) => subpath !== './package.json');
+  // A wildcard subpath exports files (model-default's `./model/*`: weights and JSON), not modules.
+  const subpaths = Object.keys(entry.manifest.exports ?? { '.': null }).filter((subpath) => subpath !== './package.json' && !subpath.includes('*'));
   return subpaths.map((subpath) => (subpath === '.' ? entry.name : `${entry.name}/${subpath.slice(2)}`));
 }
 

@@ -144,7 +144,8 @@ console.log(JSON.stringify({
   });
 
   it('a backend registered through the CommonJS build is found by the ESM build in the same process', async () => {
-    const script = `import { ProcessRM, registeredBackends } from '@reward-lens/core';
+    const script = `import { createRequire } from 'node:module';
+import { ProcessRM, registeredBackends } from '@reward-lens/core';
 createRequire(import.meta.url)('@reward-lens/backend-tiny/register');
 const registered = registeredBackends().map((entry) => entry.name);
 const prm = await ProcessRM.fromTiny({ seed: 0 });
