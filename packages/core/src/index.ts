@@ -31,12 +31,14 @@ export {
 } from './calibration/index.js';
 export {
   aggregate,
+  aggregateScored,
   aggregatorNames,
   builtInAggregators,
   getAggregator,
   registerAggregator,
   type Aggregator,
   type BuiltInAggregatorName,
+  type ScoredAggregate,
 } from './aggregators/index.js';
 export type {
   BackendV1,

@@ -1,4 +1,4 @@
-import { aggregate, type Evidence, type Gauge, type PairMeta, type StepScores, type Trust } from '@reward-lens/core';
+import { aggregateScored, type Evidence, type Gauge, type PairMeta, type StepScores, type Trust } from '@reward-lens/core';
 
 /** The aggregate of a record's step scores; `scoredSteps` appears when some steps had no score. */
 export interface RecordAggregate {
@@ -44,24 +44,15 @@ function stepList(numbers: readonly number[]): string {
   return ranges.join(', ');
 }
 
-/**
- * The aggregate over the steps that have a score. Core's `aggregate` refuses NaN, rightly for a
- * library call; a command line that asked for left truncation gets the aggregate of what was
- * scored, and a note that says which steps it leaves out.
- */
+/** The aggregate over the steps that have a score (core's `aggregateScored`), with a note naming the steps it leaves out. */
 export function aggregateScoredSteps(curve: ArrayLike<number>, name: string): { aggregate: RecordAggregate; notes: string[] } {
-  const scored: number[] = [];
-  const unscored: number[] = [];
-  for (let index = 0; index < curve.length; index++) {
-    if (Number.isFinite(curve[index]!)) scored.push(curve[index]!);
-    else unscored.push(index + 1);
-  }
-  if (curve.length > 0 && unscored.length === 0) return { aggregate: { name, value: aggregate(curve, name) }, notes: [] };
-  if (scored.length === 0) return { aggregate: { name, value: Number.NaN, scoredSteps: 0 }, notes: [`${name} not computed: no step has a score`] };
-  const stepWord = unscored.length === 1 ? 'step' : 'steps';
+  const { value, scoredSteps, unscoredSteps } = aggregateScored(curve, name);
+  if (curve.length > 0 && unscoredSteps.length === 0) return { aggregate: { name, value }, notes: [] };
+  if (scoredSteps === 0) return { aggregate: { name, value, scoredSteps: 0 }, notes: [`${name} not computed: no step has a score`] };
+  const stepWord = unscoredSteps.length === 1 ? 'step' : 'steps';
   return {
-    aggregate: { name, value: aggregate(scored, name), scoredSteps: scored.length },
-    notes: [`${name} is over the ${scored.length} scored steps of ${curve.length}; ${stepWord} ${stepList(unscored)} left out (no score)`],
+    aggregate: { name, value, scoredSteps },
+    notes: [`${name} is over the ${scoredSteps} scored steps of ${curve.length}; ${stepWord} ${stepList(unscoredSteps)} left out (no score)`],
   };
 }
 

@@ -1,4 +1,4 @@
-import { aggregate, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
+import { aggregateScored, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
 
 export const aggregateNames = ['min', 'prod', 'mean', 'last'] as const;
 export type AggregateName = (typeof aggregateNames)[number];
@@ -44,18 +44,14 @@ export function lowestIndex(scores: readonly number[]): number {
  * The aggregates over the steps that have a score (left truncation leaves the first steps of a
  * long solution without one), with a note naming the steps left out, as `reward-lens score` does.
  */
-export function aggregateScored(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
-  const scored = curve.filter((score) => Number.isFinite(score));
-  const unscored = curve.flatMap((score, index) => (Number.isFinite(score) ? [] : [index + 1]));
-  const aggregates = Object.fromEntries(aggregateNames.map((name) => [name, scored.length === 0 ? Number.NaN : aggregate(scored, name)])) as Record<
-    AggregateName,
-    number
-  >;
-  if (unscored.length === 0) return { aggregates, notes: [] };
-  const which = unscored.length === 1 ? `step ${unscored[0]}` : `steps ${unscored[0]}–${unscored[unscored.length - 1]}`;
+export function aggregateScoredSteps(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
+  const aggregates = Object.fromEntries(aggregateNames.map((name) => [name, aggregateScored(curve, name).value])) as Record<AggregateName, number>;
+  const { scoredSteps, unscoredSteps } = aggregateScored(curve, 'last');
+  if (unscoredSteps.length === 0) return { aggregates, notes: [] };
+  const which = unscoredSteps.length === 1 ? `step ${unscoredSteps[0]}` : `steps ${unscoredSteps[0]}–${unscoredSteps.at(-1)}`;
   return {
     aggregates,
-    notes: [`the aggregates are over the ${scored.length} scored steps of ${curve.length}; ${which} left out (no score: truncation cut them off)`],
+    notes: [`the aggregates are over the ${scoredSteps} scored steps of ${curve.length}; ${which} left out (no score: truncation cut them off)`],
   };
 }
 
@@ -76,7 +72,7 @@ export async function scoreSolution(prm: ProcessRM, problem: string, solution: s
   const steps = evidence.value.steps[0]!.map((step, index) => ({ index, text: step.text, score: curve[index]! }));
   const outcomeScore = outcome.value.values[0]!;
   const meta = evidence.value.meta[0]!;
-  const { aggregates, notes } = aggregateScored(curve);
+  const { aggregates, notes } = aggregateScoredSteps(curve);
   return {
     steps,
     lowest: lowestIndex(curve),

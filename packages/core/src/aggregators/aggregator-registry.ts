@@ -35,3 +35,29 @@ export function aggregate(stepScores: ArrayLike<number>, how: string | Aggregato
   }
   return (typeof how === 'function' ? how : getAggregator(how))(stepScores);
 }
+
+/** {@link aggregateScored}'s result. */
+export interface ScoredAggregate {
+  /** The aggregate over the steps with a finite score; NaN when no step has one. */
+  value: number;
+  /** How many steps it is over. */
+  scoredSteps: number;
+  /** 1-based numbers of the steps left out (no score: left truncation cut their reads off). */
+  unscoredSteps: number[];
+}
+
+/**
+ * The aggregate over the steps that have a score. `aggregate` refuses a NaN, rightly for a whole
+ * curve; with left truncation the first steps of a long solution have none, and a caller that
+ * asked for it gets the aggregate of what was scored, with the steps it leaves out.
+ * @example aggregateScored([Number.NaN, 0.9, 0.3], 'min') // { value: 0.3, scoredSteps: 2, unscoredSteps: [1] }
+ */
+export function aggregateScored(stepScores: ArrayLike<number>, how: string | Aggregator): ScoredAggregate {
+  const scored: number[] = [];
+  const unscoredSteps: number[] = [];
+  for (let index = 0; index < stepScores.length; index++) {
+    if (Number.isFinite(stepScores[index]!)) scored.push(stepScores[index]!);
+    else unscoredSteps.push(index + 1);
+  }
+  return { value: scored.length === 0 ? Number.NaN : aggregate(scored, how), scoredSteps: scored.length, unscoredSteps };
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { aggregate, aggregatorNames, registerAggregator } from './index.js';
+import { aggregate, aggregateScored, aggregatorNames, registerAggregator } from './index.js';
 
 describe('aggregators', () => {
   const worked = [0.95, 0.9, 0.3, 0.85];
@@ -51,5 +51,13 @@ describe('aggregators', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('aggregateScored', () => {
+  it('aggregates the steps with a score and names the others, 1-based', () => {
+    expect(aggregateScored([Number.NaN, Number.NaN, 0.9, 0.3], 'min')).toEqual({ value: 0.3, scoredSteps: 2, unscoredSteps: [1, 2] });
+    expect(aggregateScored([0.5, 0.25], 'prod')).toEqual({ value: 0.125, scoredSteps: 2, unscoredSteps: [] });
+    expect(aggregateScored([Number.NaN], 'mean')).toEqual({ value: Number.NaN, scoredSteps: 0, unscoredSteps: [1] });
   });
 });

@@ -1,2 +1,2 @@
 export { builtInAggregators, type Aggregator, type BuiltInAggregatorName } from './aggregators.js';
-export { aggregate, aggregatorNames, getAggregator, registerAggregator } from './aggregator-registry.js';
+export { aggregate, aggregateScored, aggregatorNames, getAggregator, registerAggregator, type ScoredAggregate } from './aggregator-registry.js';
