@@ -266,6 +266,38 @@ import '@reward-lens/backend-webgpu/register';
 console.log(typeof createOnnxWebBackend);`;
     expect(existsSync(await bundle('onnx-web', source))).toBe(true);
   });
+
+  it("model-default's browser entry bundles without node:fs and scores as its Node entry does, from weights it is handed", async () => {
+    const weights = join(fullProject, 'node_modules/@reward-lens/model-default/model/model.safetensors');
+    const input = {
+      problem: 'Ann has 3 apples. She buys 4 more apples. How many apples does Ann have now?',
+      steps: ['3 apples plus 4 apples is 3 + 4 = 7 apples.', 'The answer is 7.'],
+    };
+    // The weights come in as bytes (a page fetches them); the file is read through a specifier the bundler leaves alone.
+    const source = `import '@reward-lens/backend-tiny/register';
+import { loadDefaultPrm } from '@reward-lens/model-default';
+const fs = 'node:fs/promises';
+const weights = new Uint8Array(await (await import(fs)).readFile(${JSON.stringify(weights)}));
+const prm = await loadDefaultPrm({ backend: 'tiny', weights });
+const evidence = await prm.stepScores([${JSON.stringify(input)}]);
+console.log(JSON.stringify({ scores: Array.from(evidence.value.curves[0]), trust: evidence.trust, method: (await prm.segment([${JSON.stringify(input.problem)}, ${JSON.stringify(input.steps.join(' '))}])).meta.stepMethod }));`;
+    const output = await bundle('model-default', source);
+    expect(readFileSync(output, 'utf8')).not.toMatch(/from ["'](node:)?(fs|fs\/promises|path|url)["']/);
+    const nodeEntry = `import '@reward-lens/backend-tiny/register';
+import { loadDefaultPrm } from '@reward-lens/model-default';
+const prm = await loadDefaultPrm({ backend: 'tiny' });
+console.log(JSON.stringify(Array.from((await prm.stepScores([${JSON.stringify(input)}])).value.curves[0])));`;
+    await writeFile(join(fullProject, 'model-default-node.mjs'), nodeEntry);
+    const bundled = JSON.parse((await runChecked(process.execPath, [output], { cwd: fullProject })).stdout) as {
+      scores: number[];
+      trust: string;
+      method: string;
+    };
+    const fromNode = JSON.parse((await runChecked(process.execPath, ['model-default-node.mjs'], { cwd: fullProject })).stdout) as number[];
+    expect(bundled.scores).toEqual(fromNode);
+    expect(bundled.trust).toBe('CALIBRATED');
+    expect(bundled.method).toBe('learned');
+  });
 });
 
 describe('types, as a consumer with skipLibCheck off sees them', () => {
