@@ -24,6 +24,17 @@ export interface DefaultRecipe {
   heldOutItems: number;
   /** Train the head at every token too, on where each wrong step departs from the correct one (`StepRecord.correctPrefix`). */
   tokenLabels: boolean;
+  /**
+   * A second stage, fine-tuned from the first stage's weights on the records of the stream that
+   * come after the first stage's (fresh optimizer moments, its own warm-up and cosine decay).
+   */
+  continuation?: ContinuationStage;
+}
+
+export interface ContinuationStage {
+  steps: number;
+  learningRate: number;
+  warmupSteps: number;
 }
 
 const { tokenizerJson } = organismTokenizerJson();
@@ -55,6 +66,9 @@ export const defaultRecipe: DefaultRecipe = {
   organism: { ...defaultOrganismOptions },
   heldOutItems: 300,
   tokenLabels: true,
+  // Measured: the first stage's held-out loss was still falling at its end; this stage took its
+  // held-out ProcessBench F1 (threshold 0.5) from 0.517 to 0.694 (peak 2e-3 reached 0.674).
+  continuation: { steps: 2800, learningRate: 1e-3, warmupSteps: 100 },
 };
 
 /**
@@ -106,14 +120,15 @@ export type Supervision = 'process' | 'outcome';
 
 /**
  * The training stream: the curriculum's items, then the organism's, from the recipe's seeds; the
- * same every time it is opened. `outcome` labels the same items for an outcome reward model.
+ * same every time it is opened. `outcome` labels the same items for an outcome reward model;
+ * `from` skips the first records (those a first stage read).
  */
-export function* trainingRecords(recipe: DefaultRecipe, supervision: Supervision = 'process'): Generator<StepRecord> {
+export function* trainingRecords(recipe: DefaultRecipe, supervision: Supervision = 'process', from = 0): Generator<StepRecord> {
   const label = supervision === 'process' ? (item: OrganismItem, id: string) => organismRecord(item, id, recipe.tokenLabels) : outcomeRecord;
   const easy = createOrganism({ ...recipe.organism, seed: recipe.seed + splitSeeds.curriculum, steps: [2, 5], maxNumber: 20 });
-  for (let index = 0; index < recipe.curriculumItems; index++) yield label(easy.item(index), `curriculum-${index}`);
+  for (let index = from; index < recipe.curriculumItems; index++) yield label(easy.item(index), `curriculum-${index}`);
   const organism = createOrganism({ ...recipe.organism, seed: recipe.seed });
-  for (let index = 0; ; index++) yield label(organism.item(index), `train-${index}`);
+  for (let index = Math.max(0, from - recipe.curriculumItems); ; index++) yield label(organism.item(index), `train-${index}`);
 }
 
 /** `count` items of a split's seed, with the recipe's organism settings. */

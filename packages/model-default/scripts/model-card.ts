@@ -17,6 +17,12 @@ function row(name: string, metrics: ProcessBenchFigures): string {
   return `| ${name} | ${metrics.items} | ${fixed(metrics.f1)} | ${fixed(metrics.errorAccuracy)} | ${fixed(metrics.correctAccuracy)} | ${fixed(metrics.auroc)} |`;
 }
 
+function continuationLine(recipe: DefaultRecipe): string {
+  const stage = recipe.continuation;
+  if (stage === undefined) return '';
+  return `\n- Then a second stage, fine-tuned from the first's weights on the records of the stream after the first stage's: fresh AdamW moments, peak learning rate ${stage.learningRate}, ${stage.warmupSteps} warm-up steps, cosine decay, ${stage.steps} steps.`;
+}
+
 /** The model card (`model/README.md`): what the model is, what it is good for and not, how it was made, what it measured. */
 export function defaultModelCard(recipe: DefaultRecipe, figures: DefaultModelFigures): string {
   const { config } = recipe;
@@ -47,8 +53,8 @@ close to chance: it has never seen their words, and spells most of them in singl
 
 - Data: an endless stream of organism items (correct and flawed in equal parts, all six error kinds), labels by prefix (a step is correct when it and every step before it are)${recipe.tokenLabels ? ', read at every token of the solution: a token is labelled correct while the text up to it is still the start of a correct solution (the organism names the step a correct solution writes in place of the first error), so the head learns where in a step it goes wrong' : ''}; the first ${recipe.curriculumItems.toLocaleString('en-US')} items come from an easier organism (2–5 steps, numbers up to 20). ${figures.trainingRecords.toLocaleString('en-US')} records were read; ${figures.overlapWithEvaluation} of the calibration and test solutions occur among them.
 - Loss: per-step binary cross-entropy at every step, plus a next-token loss on the correct steps (weight ${recipe.languageModelWeight}) through the tied embeddings.
-- AdamW, peak learning rate ${recipe.learningRate}, ${recipe.warmupSteps} warm-up steps, cosine decay, batches of ${recipe.batchTokens} tokens, ${figures.trainingSteps} steps (${figures.trainingTokens.toLocaleString('en-US')} tokens), seed ${recipe.seed}.
-- ${Math.round(figures.trainingSeconds / 60)} minutes of training on one core of the development machine (backend-tiny is single-threaded). Retrain with \`pnpm --filter @reward-lens/model-default retrain\`.
+- AdamW, peak learning rate ${recipe.learningRate}, ${recipe.warmupSteps} warm-up steps, cosine decay to a tenth of the peak, batches of ${recipe.batchTokens} tokens, ${recipe.steps} steps, seed ${recipe.seed}.${continuationLine(recipe)}
+- In all ${figures.trainingSteps} steps (${figures.trainingTokens.toLocaleString('en-US')} tokens): ${Math.round(figures.trainingSeconds / 60)} minutes of training on one core of the development machine (backend-tiny is single-threaded). Retrain with \`pnpm --filter @reward-lens/model-default retrain\`.
 
 ## Figures
 
@@ -65,7 +71,7 @@ scores lower than the clean step in ${pairs.lower} of ${pairs.pairs} pairs (${pe
 ${kindTable(figures)}
 ## Limits
 
-This is a small model trained for about an hour on one CPU core, and it is far from a solved
+This is a small model trained for ${(figures.trainingSeconds / 3600).toFixed(1)} hours on one CPU core, and it is far from a solved
 organism: the goals set for it (ProcessBench F1 0.90 on the organism, the flawed step lower in 95%
 of matched pairs) are not met. By error kind (above), it tells dropped steps and wrong operations
 best, which change the shape of a step; a wrong result or a wrongly copied number, which it must

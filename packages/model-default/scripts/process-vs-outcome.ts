@@ -5,9 +5,9 @@
  *
  *   pnpm --filter @reward-lens/model-default process-vs-outcome [--orm <folder>] [--problems 300] [--n 16]
  *
- * The ORM is trained into `.retrain/outcome` when `--orm` names no folder (resumable, as `retrain`).
+ * The ORM is trained into `.retrain/outcome` (and `.retrain/outcome-continued`, the recipe's second
+ * stage) when `--orm` names no folder (resumable, as `retrain`).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,8 +28,8 @@ const problems = Number(values.problems ?? 300);
 const n = Number(values.n ?? 16);
 const settings: PolicySettings = { errorProbability: Number(values.error ?? 0.15), rescueProbability: Number(values.rescue ?? 0.3) };
 
-const ormFolder = values.orm ?? join(packageRoot, '.retrain', 'outcome');
-if (!existsSync(join(ormFolder, 'model.safetensors'))) await trainRecipe(defaultRecipe, 'outcome', ormFolder);
+// The ORM goes through the recipe's stages as the PRM did (a finished run resumes at its end and trains nothing).
+const ormFolder = values.orm ?? (await trainRecipe(defaultRecipe, 'outcome', join(packageRoot, '.retrain', 'outcome'))).folder;
 
 const prm = await loadDefaultPrm({ backend: 'tiny', calibrated: false });
 const orm = await ProcessRM.fromPretrained(ormFolder, { backend: 'tiny' });

@@ -5,8 +5,9 @@
  *
  *   --work <folder>   checkpoints and the trained folder (default: .retrain/ in this package)
  *   --out <folder>    where the model folder is written (default: model/ in this package)
- *   --steps <n>       fewer optimizer steps, for a quick trial (not the shipped model)
- *   --trained <folder>  skip training: calibrate, measure and package this trained folder
+ *   --steps <n>       fewer optimizer steps and no continuation stage, for a quick trial (not the shipped model)
+ *   --trained <folder>  skip training: calibrate, measure and package this trained folder (its
+ *                     trainer_state.json names the stage it was fine-tuned from, if any)
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,16 +25,16 @@ import { trainedRun, trainRecipe } from './train-recipe.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({ options: { work: { type: 'string' }, out: { type: 'string' }, steps: { type: 'string' }, trained: { type: 'string' } } });
-const recipe: DefaultRecipe = { ...defaultRecipe, ...(values.steps !== undefined ? { steps: Number(values.steps) } : {}) };
+const recipe: DefaultRecipe = values.steps !== undefined ? { ...defaultRecipe, steps: Number(values.steps), continuation: undefined } : defaultRecipe;
 const work = values.work ?? join(packageRoot, '.retrain');
 const out = values.out ?? join(packageRoot, 'model');
-const trained = values.trained ?? join(work, 'train');
 
 const controller = new AbortController();
 process.once('SIGINT', () => controller.abort());
 process.once('SIGTERM', () => controller.abort());
 
-const run = values.trained !== undefined ? await trainedRun(values.trained) : await trainRecipe(recipe, 'process', trained, controller.signal);
+const run = values.trained !== undefined ? await trainedRun(values.trained) : await trainRecipe(recipe, 'process', join(work, 'train'), controller.signal);
+const trained = run.folder;
 
 // No solution of the calibration or test split is one the model trained on.
 const calibrationItems = splitItems(recipe, 'calibration', 400);

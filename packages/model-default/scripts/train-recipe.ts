@@ -5,8 +5,10 @@ import { organismTokenizerJson } from '@reward-lens/organism';
 import { createProgressBar, listCheckpoints, streamSource, trainProcessRewardModel, type TrainerState } from '@reward-lens/train';
 import { organismRecord, splitItems, trainingRecords, type DefaultRecipe, type Supervision } from './default-recipe.js';
 
-/** What a training run left: its length, and how many records of the stream it read. */
+/** What a training run left (all its stages together): its length, and how many records of the stream it read. */
 export interface TrainedRun {
+  /** The folder with the final weights. */
+  folder: string;
   step: number;
   tokens: number;
   seconds: number;
@@ -14,8 +16,9 @@ export interface TrainedRun {
   heldOutLoss: number;
 }
 
-function runOf(state: TrainerState): TrainedRun {
+function runOf(folder: string, state: TrainerState): TrainedRun {
   return {
+    folder,
     step: state.step,
     tokens: state.tokensSeen,
     seconds: state.trainingSeconds,
@@ -24,28 +27,52 @@ function runOf(state: TrainerState): TrainedRun {
   };
 }
 
+/** The second stage's folder beside the first's. */
+export const continuedFolder = (folder: string): string => `${folder}-continued`;
+
 /**
  * Trains the recipe's model into `folder` (resuming from its last checkpoint when there is one),
  * on process labels (the default PRM) or outcome labels (its outcome-supervised twin: same model,
- * data, and budget). Throws when stopped by `signal`; the same call continues the run.
+ * data, and budget), then its continuation stage, if it has one, into `continuedFolder(folder)`.
+ * Throws when stopped by `signal`; the same call continues the run.
  */
 export async function trainRecipe(recipe: DefaultRecipe, supervision: Supervision, folder: string, signal?: AbortSignal): Promise<TrainedRun> {
+  const first = await trainStage(recipe, supervision, folder, { kind: 'first' }, signal);
+  if (recipe.continuation === undefined) return first;
+  const second = await trainStage(recipe, supervision, continuedFolder(folder), { kind: 'continued', from: first }, signal);
+  return addRuns(first, second);
+}
+
+function addRuns(first: TrainedRun, second: TrainedRun): TrainedRun {
+  return {
+    folder: second.folder,
+    step: first.step + second.step,
+    tokens: first.tokens + second.tokens,
+    seconds: first.seconds + second.seconds,
+    records: first.records + second.records,
+    heldOutLoss: second.heldOutLoss,
+  };
+}
+
+type Stage = { kind: 'first' } | { kind: 'continued'; from: TrainedRun };
+
+async function trainStage(recipe: DefaultRecipe, supervision: Supervision, folder: string, stage: Stage, signal?: AbortSignal): Promise<TrainedRun> {
   const { tokenizerJson, tokenizerConfig } = organismTokenizerJson();
   const heldOut = splitItems(recipe, 'heldOut', recipe.heldOutItems).map((item) => organismRecord(item, item.id));
   const labels = supervision === 'process' ? 'prefix step labels' : 'final-answer labels only (an outcome reward model)';
+  const from = stage.kind === 'first' ? 0 : stage.from.records;
+  const schedule = stage.kind === 'first' ? recipe : recipe.continuation!;
+  const stream = `organism word problems with ${labels}: ${recipe.curriculumItems} curriculum items (2-5 steps, numbers up to 20, seed ${recipe.seed + 500}), then the default organism (seed ${recipe.seed})`;
   const result = await trainProcessRewardModel({
-    data: streamSource(
-      () => trainingRecords(recipe, supervision),
-      `organism word problems with ${labels}: ${recipe.curriculumItems} curriculum items (2-5 steps, numbers up to 20, seed ${recipe.seed + 500}), then the default organism (seed ${recipe.seed})`,
-    ),
+    data: streamSource(() => trainingRecords(recipe, supervision, from), from === 0 ? stream : `${stream}, from record ${from} on (after the first stage's)`),
     heldOut,
     heldOutDescription: `${heldOut.length} organism items of seed 1000, with prefix step labels`,
     out: folder,
-    init: { kind: 'scratch', config: recipe.config, tokenizerJson, tokenizerConfig },
-    steps: recipe.steps,
+    init: stage.kind === 'first' ? { kind: 'scratch', config: recipe.config, tokenizerJson, tokenizerConfig } : { kind: 'folder', folder: stage.from.folder },
+    steps: schedule.steps,
     batchTokens: recipe.batchTokens,
-    learningRate: recipe.learningRate,
-    warmupSteps: recipe.warmupSteps,
+    learningRate: schedule.learningRate,
+    warmupSteps: schedule.warmupSteps,
     languageModelWeight: recipe.languageModelWeight,
     untilFirstError: false,
     seed: recipe.seed,
@@ -56,14 +83,22 @@ export async function trainRecipe(recipe: DefaultRecipe, supervision: Supervisio
     title: supervision === 'process' ? 'reward-lens default PRM (organism)' : 'the default PRM recipe on outcome labels (an ORM)',
     onEvent: createProgressBar(process.stderr),
   });
-  if (result.stopped !== 'completed') throw new Error(`stopped at step ${result.step} of ${recipe.steps}; the same command continues from ${result.folder}`);
-  return runOf(result.state);
+  if (result.stopped !== 'completed') throw new Error(`stopped at step ${result.step} of ${schedule.steps}; the same command continues from ${result.folder}`);
+  return runOf(folder, result.state);
 }
 
-/** The run that trained a folder: a checkpoint (it holds trainer_state.json), or a run's folder (its last checkpoint's). */
+const fineTunedFrom = 'fine-tuned from ';
+
+/**
+ * The run that trained a folder: a checkpoint (it holds trainer_state.json), or a run's folder
+ * (its last checkpoint's), with the stages it was fine-tuned from (their notes name them).
+ */
 export async function trainedRun(folder: string): Promise<TrainedRun> {
   const own = join(folder, 'trainer_state.json');
   const checkpoint = existsSync(own) ? folder : (await listCheckpoints(folder)).at(-1)?.folder;
   if (checkpoint === undefined) throw new Error(`${folder} is neither a checkpoint nor a run's folder with checkpoints/`);
-  return runOf(JSON.parse(await readFile(join(checkpoint, 'trainer_state.json'), 'utf8')) as TrainerState);
+  const state = JSON.parse(await readFile(join(checkpoint, 'trainer_state.json'), 'utf8')) as TrainerState;
+  const run = runOf(folder, state);
+  const parent = state.notes.find((note) => note.startsWith(fineTunedFrom))?.slice(fineTunedFrom.length);
+  return parent === undefined ? run : addRuns(await trainedRun(parent), run);
 }

@@ -210,19 +210,21 @@ describe('score from flags', () => {
     const { exitCode, stdout } = await runMain(['score', '--file', packagePath('examples/solution.json')]);
     expect(exitCode).toBe(0);
     for (const step of example.solution.split('\n')) expect(stdout).toContain(step);
-    expect(stdout).toContain('problem  Fay buys 45 trays of candles');
+    expect(stdout).toContain('problem  Carla has 95 cases. She gives 20 cases to Sam.');
     expect(stdout).toMatch(/reward-lens-organism-prm/);
     expect(stdout).toMatch(/CALIBRATED/);
   });
 
-  it("the bundled example's first step below the default PRM's threshold is its wrong step (26 plus 13: the problem says she splits into 13 piles)", async () => {
+  it("the bundled example's wrong step (75 plus 25: she gives 25 away) is its lowest and its first below the default PRM's threshold", async () => {
     const { stdout } = await runMain(['score', '--file', packagePath('examples/solution.json'), '--json']);
     const record = onlyRecord(stdout);
     expect(record.stepScores).toHaveLength(3);
     const threshold = defaultModelFigures.threshold.value;
     expect(record.stepScores.findIndex((score) => score < threshold)).toBe(1);
+    expect(record.stepScores.indexOf(Math.min(...record.stepScores))).toBe(1);
+    expect(record.aggregate).toEqual({ name: 'min', value: record.stepScores[1] });
     // The same solution with the step done right stays above it.
-    const clean = ['45 trays minus 19 trays is 45 − 19 = 26 trays.', '26 trays in 13 piles is 26 ÷ 13 = 2 trays.', 'The answer is 2.'];
+    const clean = ['95 cases less 20 cases is 95 − 20 = 75 cases.', '75 cases less 25 cases is 75 − 25 = 50 cases.', 'The answer is 50.'];
     const example = JSON.parse(await readFile(packagePath('examples/solution.json'), 'utf8')) as { problem: string };
     const fixed = onlyRecord((await runMain(['score', '--problem', example.problem, '--solution', clean.join('\n'), '--json'])).stdout);
     expect(fixed.stepScores.every((score) => score >= threshold)).toBe(true);
