@@ -16,7 +16,7 @@ export { parsePrmBenchRecord, prmBenchSamples, type PrmBenchRecord, type PrmBenc
 export { PrmBenchTally, type PrmBenchMetrics, type PrmBenchTypeMetrics } from './prmbench/prmbench-tally.js';
 export { auroc, AurocTally, type AurocResult } from './metrics/auroc.js';
 export { wilsonInterval } from './metrics/wilson-interval.js';
-export type { LabelledStep } from './calibration/labelled-step.js';
+export { labelledStepsOf, type LabelledStep } from './calibration/labelled-step.js';
 export { fitPlatt } from './calibration/fit-platt.js';
 export { fitIsotonic } from './calibration/fit-isotonic.js';
 export { fitStepCalibration, readAsProbability, type FitCalibrationOptions, type ScoreReading } from './calibration/fit-calibration.js';

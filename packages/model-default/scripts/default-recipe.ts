@@ -1,5 +1,5 @@
-import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
-import { createOrganism, defaultOrganismOptions, organismTokenizerJson, type OrganismItem, type OrganismOptions } from '@reward-lens/organism';
+import type { DecoderConfig } from '@reward-lens/core';
+import { createOrganism, defaultOrganismOptions, organismDecoderConfig, type OrganismItem, type OrganismOptions } from '@reward-lens/organism';
 import type { StepRecord } from '@reward-lens/train';
 
 /**
@@ -37,26 +37,9 @@ export interface ContinuationStage {
   warmupSteps: number;
 }
 
-const { tokenizerJson } = organismTokenizerJson();
-const vocabularySize = Object.keys((tokenizerJson.model as { vocab: Record<string, number> }).vocab).length;
-
 export const defaultRecipe: DefaultRecipe = {
   seed: 0,
-  config: defineDecoderConfig({
-    architecture: 'llama',
-    hiddenSize: 128,
-    numLayers: 4,
-    numHeads: 4,
-    numKvHeads: 4,
-    intermediateSize: 384,
-    vocabSize: vocabularySize,
-    maxPositions: 512,
-    ropeTheta: 10_000,
-    rmsNormEps: 1e-5,
-    tieWordEmbeddings: true,
-    attentionBias: false,
-    heads: [],
-  }),
+  config: organismDecoderConfig({ hiddenSize: 128, numLayers: 4, numHeads: 4, intermediateSize: 384 }),
   steps: 2000,
   batchTokens: 4096,
   learningRate: 2e-3,

@@ -1,28 +1,18 @@
-import type { ProcessRM, StepCalibration } from '@reward-lens/core';
+import { applyStepCalibration, type ProcessRM, type StepCalibration } from '@reward-lens/core';
 import {
   chooseThreshold,
   evaluateProcessBench,
   fitStepCalibration,
+  labelledStepsOf,
   processBenchFromArray,
   scoreCalibrationSplit,
   verificationIndex,
   type ChosenThreshold,
-  type LabelledStep,
   type ProcessBenchEvaluation,
   type VerificationIndex,
 } from '@reward-lens/eval';
 import { createOrganism, toProcessBench, type OrganismItem } from '@reward-lens/organism';
 import { splitSeeds, type DefaultRecipe } from './default-recipe.js';
-
-/** Steps of scored ProcessBench items with their labels: correct before the first error (1), the first error (0); later steps are unlabelled. */
-export function labelledSteps(items: readonly { label: number; stepScores: Float32Array }[]): LabelledStep[] {
-  const steps: LabelledStep[] = [];
-  for (const item of items) {
-    const last = item.label === -1 ? item.stepScores.length - 1 : item.label;
-    for (let step = 0; step <= last; step++) steps.push({ score: item.stepScores[step]!, label: step === item.label ? 0 : 1 });
-  }
-  return steps;
-}
 
 export interface Calibrated {
   calibration: StepCalibration;
@@ -38,14 +28,14 @@ export interface Calibrated {
 export async function calibrate(prm: ProcessRM, items: readonly OrganismItem[], name: string): Promise<Calibrated> {
   const records = items.map((item) => toProcessBench(item));
   const scored = await scoreCalibrationSplit(prm, processBenchFromArray(records));
-  const calibration = fitStepCalibration(labelledSteps(scored.items), {
+  const calibration = fitStepCalibration(labelledStepsOf(scored.items), {
     method: 'platt',
     reading: 'probability',
     set: { name, domain: 'organism word problems (reward-lens organism, default settings)', items: scored.items.length },
   });
-  const calibratedPrm = prm.withCalibration(calibration);
-  const rescored = await scoreCalibrationSplit(calibratedPrm, processBenchFromArray(records));
-  return { calibration, threshold: chooseThreshold(rescored.items, { name }) };
+  // The calibrated scores are the raw ones through the map (as prm.withCalibration reads them): no second pass.
+  const calibrated = scored.items.map((item) => ({ ...item, stepScores: item.stepScores.map((score) => applyStepCalibration(calibration.map, score)) }));
+  return { calibration, threshold: chooseThreshold(calibrated, { name }) };
 }
 
 /** ProcessBench's metric on organism items scored by `prm` at a threshold chosen elsewhere. */

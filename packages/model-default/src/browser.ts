@@ -4,7 +4,7 @@ import config from '../model/config.json' with { type: 'json' };
 import tokenizerConfig from '../model/tokenizer_config.json' with { type: 'json' };
 import stepDetector from '../model/step-detector.json' with { type: 'json' };
 import tokenizer from '../model/tokenizer.json' with { type: 'json' };
-import { defaultModelCalibration, defaultModelName, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
+import { defaultModelName, defaultPrmLoadOptions } from './default-model-info.js';
 
 export { defaultModelCalibration, defaultModelFigures, defaultModelName, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
 export type { DefaultModelFigures, MatchedPairsFigures, ProcessBenchFigures } from './default-model-figures.js';
@@ -48,7 +48,7 @@ async function fetchWeights(url: URL | string, fetcher: (input: URL | string) =>
  * const prm = await loadDefaultPrm();
  */
 export async function loadDefaultPrm(options: DefaultPrmOptions = {}): Promise<ProcessRM> {
-  const { calibrated = true, notes = [], weights, fetch: fetcher, ...rest } = options;
+  const { weights, fetch: fetcher, ...rest } = options;
   const held = weights instanceof Uint8Array || (typeof Blob !== 'undefined' && weights instanceof Blob);
   const bytes = held
     ? (weights as Uint8Array | Blob)
@@ -63,10 +63,5 @@ export async function loadDefaultPrm(options: DefaultPrmOptions = {}): Promise<P
     },
     { location: defaultModelName },
   );
-  return ProcessRM.fromFiles(files, {
-    ...rest,
-    recipe: defaultModelRecipe,
-    notes: [defaultModelNote, ...notes],
-    ...(calibrated ? { calibration: defaultModelCalibration } : {}),
-  });
+  return ProcessRM.fromFiles(files, defaultPrmLoadOptions(rest));
 }

@@ -20,3 +20,14 @@ export const defaultModelNote =
   `model: ${defaultModelName}, the default PRM, a ${(defaultModelFigures.trainingTokens / 1e6).toFixed(1)}M-token training run on organism word problems ` +
   `(held-out organism ProcessBench F1 ${defaultModelFigures.organismTest.f1.toFixed(2)}); it judges solutions in the organism's language, ` +
   `and is close to chance on other text (ProcessBench GSM8K F1 ${defaultModelFigures.processBenchGsm8k.f1.toFixed(2)})`;
+
+/**
+ * What both entries' `loadDefaultPrm` add to the caller's options: the recipe it was trained for,
+ * its note before the caller's, and the shipped calibration unless `calibrated` is false.
+ */
+export function defaultPrmLoadOptions<T extends { calibrated?: boolean; notes?: readonly string[] }>(
+  options: T,
+): Omit<T, 'calibrated' | 'notes'> & { recipe: string; notes: string[]; calibration?: StepCalibration } {
+  const { calibrated = true, notes = [], ...rest } = options;
+  return { ...rest, recipe: defaultModelRecipe, notes: [defaultModelNote, ...notes], ...(calibrated ? { calibration: defaultModelCalibration } : {}) };
+}

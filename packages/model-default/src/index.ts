@@ -1,7 +1,7 @@
 // The public API of @reward-lens/model-default in Node, by name (browsers get ./browser.ts).
 import { fileURLToPath } from 'node:url';
 import { ProcessRM, type PretrainedOptions, type ProcessRMOptions } from '@reward-lens/core';
-import { defaultModelCalibration, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
+import { defaultPrmLoadOptions } from './default-model-info.js';
 
 export { defaultModelCalibration, defaultModelFigures, defaultModelName, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
 export type { DefaultModelFigures, MatchedPairsFigures, ProcessBenchFigures } from './default-model-figures.js';
@@ -26,11 +26,5 @@ export interface DefaultPrmOptions extends Omit<PretrainedOptions, 'recipe'>, Om
  * (await prm.stepScores([{ problem, steps }])).value.curves[0]; // P(correct so far) per step
  */
 export async function loadDefaultPrm(options: DefaultPrmOptions = {}): Promise<ProcessRM> {
-  const { calibrated = true, notes = [], ...rest } = options;
-  return ProcessRM.fromPretrained(defaultModelFolder, {
-    ...rest,
-    recipe: defaultModelRecipe,
-    notes: [defaultModelNote, ...notes],
-    ...(calibrated ? { calibration: defaultModelCalibration } : {}),
-  });
+  return ProcessRM.fromPretrained(defaultModelFolder, defaultPrmLoadOptions(options));
 }

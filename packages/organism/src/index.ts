@@ -37,5 +37,6 @@ export {
 } from './formats.js';
 export { organismTokenPattern, organismVocabulary, type OrganismVocabulary } from './vocabulary.js';
 export { createOrganismTokenizer, organismSpecialTokens, type OrganismTokenizer } from './organism-tokenizer.js';
+export { organismDecoderConfig, type OrganismModelSize } from './organism-decoder-config.js';
 export { organismPieceRegex, organismTokenizerJson } from './organism-tokenizer-json.js';
 export { createRandom, deriveSeed, type Random } from './random.js';

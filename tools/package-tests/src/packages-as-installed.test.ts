@@ -298,6 +298,37 @@ console.log(JSON.stringify(Array.from((await prm.stepScores([${JSON.stringify(in
     expect(bundled.trust).toBe('CALIBRATED');
     expect(bundled.method).toBe('learned');
   });
+
+  it("model-default's CommonJS build finds model/ beside its dist (the import.meta.url shim) and scores as its ESM build does", async () => {
+    const input = {
+      problem: 'Ann has 3 apples. She buys 4 more apples. How many apples does Ann have now?',
+      steps: ['3 apples plus 4 apples is 3 + 4 = 7 apples.', 'The answer is 8.'],
+    };
+    const score = (load: string) => `${load}
+(async () => {
+  const prm = await loadDefaultPrm({ backend: 'tiny' });
+  const evidence = await prm.stepScores([${JSON.stringify(input)}]);
+  console.log(JSON.stringify({ folder: defaultModelFolder, scores: Array.from(evidence.value.curves[0]), trust: evidence.trust }));
+})();`;
+    await writeFile(
+      join(fullProject, 'model-default.cjs'),
+      score(`require('@reward-lens/backend-tiny/register');\nconst { defaultModelFolder, loadDefaultPrm } = require('@reward-lens/model-default');`),
+    );
+    await writeFile(
+      join(fullProject, 'model-default.mjs'),
+      score(`import '@reward-lens/backend-tiny/register';\nimport { defaultModelFolder, loadDefaultPrm } from '@reward-lens/model-default';`),
+    );
+    const [fromCommonJs, fromEsm] = await Promise.all(
+      ['model-default.cjs', 'model-default.mjs'].map(
+        async (file) =>
+          JSON.parse((await runChecked(process.execPath, [file], { cwd: fullProject })).stdout) as { folder: string; scores: number[]; trust: string },
+      ),
+    );
+    expect(fromCommonJs.folder).toMatch(/node_modules\/@reward-lens\/model-default\/model\/$/);
+    expect(fromCommonJs).toEqual(fromEsm);
+    expect(fromCommonJs.trust).toBe('CALIBRATED');
+    expect(fromCommonJs.scores).toHaveLength(2);
+  });
 });
 
 describe('types, as a consumer with skipLibCheck off sees them', () => {

@@ -11,7 +11,7 @@ import {
   fixedThreshold,
   scoreCalibrationSplit,
   type ChosenThreshold,
-  type LabelledStep,
+  labelledStepsOf,
 } from '@reward-lens/eval';
 import { readPrmBenchFile, readProcessBenchFile, writeReport } from '@reward-lens/eval/node';
 import type { CliStreams } from '../cli-streams.js';
@@ -76,10 +76,6 @@ Examples:
   reward-lens eval --data ../shared/data/prmbench/subset400.jsonl --format prmbench
 `;
 
-function modelName(settings: EvalSettings): string {
-  return modelDescription(settings);
-}
-
 /** NaN and infinities as null, so the JSON parses everywhere. */
 function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, entry) => (typeof entry === 'number' && !Number.isFinite(entry) ? null : entry));
@@ -100,13 +96,7 @@ async function chooseThresholding(prm: ProcessRM, settings: EvalSettings): Promi
     if (scored.items.length === 0) throw new InvalidInputError('no solution of the calibration split could be scored', { location: path });
     const name = basename(path);
     const threshold = chooseThreshold(scored.items, { name });
-    const steps: LabelledStep[] = [];
-    for (const item of scored.items) {
-      const last = item.label === -1 ? item.stepScores.length - 1 : item.label;
-      for (let step = 0; step <= last; step++)
-        if (!Number.isNaN(item.stepScores[step]!)) steps.push({ score: item.stepScores[step]!, label: step === item.label ? 0 : 1 });
-    }
-    const calibration = fitStepCalibration(steps, { method, reading, set: { name, domain, items: scored.items.length } });
+    const calibration = fitStepCalibration(labelledStepsOf(scored.items), { method, reading, set: { name, domain, items: scored.items.length } });
     if (save !== undefined) await writeFile(save, `${JSON.stringify(calibration, null, 2)}\n`);
     const notes = scored.failures.length > 0 ? [`${scored.failures.length} solution(s) of the calibration split could not be scored and were left out`] : [];
     return { threshold, calibration, notes };
@@ -145,17 +135,17 @@ async function runProcessBench(prm: ProcessRM, settings: EvalSettings, threshold
       : undefined;
     await writeText(
       streams.stdout,
-      `${toJson({ format: 'processbench', model: modelName(settings), data: settings.data, ...metrics, ...(calibration ? { calibration } : {}), failures: run.failureCount, failureSample: run.failures.slice(0, 10) })}\n`,
+      `${toJson({ format: 'processbench', model: modelDescription(settings), data: settings.data, ...metrics, ...(calibration ? { calibration } : {}), failures: run.failureCount, failureSample: run.failures.slice(0, 10) })}\n`,
     );
   } else {
-    const heading = `reward-lens eval: ${evaluation.items} solutions from ${settings.data}\nmodel          ${modelName(settings)}`;
+    const heading = `reward-lens eval: ${evaluation.items} solutions from ${settings.data}\nmodel          ${modelDescription(settings)}`;
     await writeText(streams.stdout, processBenchSummary(heading, evaluation, run.failures, run.failureCount));
   }
   if (settings.report !== undefined) {
     await writeReport(
       settings.report,
       evalReportData({
-        model: modelName(settings),
+        model: modelDescription(settings),
         data: settings.data,
         failures: run.failureCount,
         notes: prm.notes,
@@ -179,16 +169,16 @@ async function runPrmBench(prm: ProcessRM, settings: EvalSettings, thresholding:
   progress.clear();
   const allFailures = [...failures, ...run.failures];
   const result = { ...run, failures: allFailures, notes: [...thresholding.notes, ...run.notes] };
-  if (settings.json) await writeText(streams.stdout, `${toJson({ format: 'prmbench', model: modelName(settings), data: settings.data, ...result })}\n`);
+  if (settings.json) await writeText(streams.stdout, `${toJson({ format: 'prmbench', model: modelDescription(settings), data: settings.data, ...result })}\n`);
   else
     await writeText(
       streams.stdout,
-      prmBenchSummary(`reward-lens eval: ${run.samples} PRMBench samples from ${settings.data}\nmodel          ${modelName(settings)}`, result),
+      prmBenchSummary(`reward-lens eval: ${run.samples} PRMBench samples from ${settings.data}\nmodel          ${modelDescription(settings)}`, result),
     );
   if (settings.report !== undefined) {
     await writeReport(
       settings.report,
-      evalReportData({ model: modelName(settings), data: settings.data, failures: allFailures.length, notes: prm.notes, prmBench: result }),
+      evalReportData({ model: modelDescription(settings), data: settings.data, failures: allFailures.length, notes: prm.notes, prmBench: result }),
     );
     if (!settings.json) await writeText(streams.stderr, `reward-lens: report written to ${settings.report}\n`);
   }

@@ -45,8 +45,10 @@ export function lowestIndex(scores: readonly number[]): number {
  * long solution without one), with a note naming the steps left out, as `reward-lens score` does.
  */
 export function aggregateScoredSteps(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
-  const aggregates = Object.fromEntries(aggregateNames.map((name) => [name, aggregateScored(curve, name).value])) as Record<AggregateName, number>;
-  const { scoredSteps, unscoredSteps } = aggregateScored(curve, 'last');
+  const results = aggregateNames.map((name) => [name, aggregateScored(curve, name)] as const);
+  const aggregates = Object.fromEntries(results.map(([name, result]) => [name, result.value])) as Record<AggregateName, number>;
+  // Every aggregate is over the same steps: the first one's counts are all of theirs.
+  const { scoredSteps, unscoredSteps } = results[0]![1];
   if (unscoredSteps.length === 0) return { aggregates, notes: [] };
   const which = unscoredSteps.length === 1 ? `step ${unscoredSteps[0]}` : `steps ${unscoredSteps[0]}–${unscoredSteps.at(-1)}`;
   return {

@@ -1,5 +1,5 @@
-import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
-import { organismTokenizerJson, toProcessBench, type OrganismItem } from '@reward-lens/organism';
+import type { DecoderConfig } from '@reward-lens/core';
+import { organismDecoderConfig, organismTokenizerJson, toProcessBench, type OrganismItem } from '@reward-lens/organism';
 import { fromProcessBench, trainProcessRewardModel, type StepRecord, type TrainResult } from '@reward-lens/train';
 
 /** A small Llama for the organism's tokenizer: what fits a few minutes of training on one core. */
@@ -9,20 +9,7 @@ export function smallOrganismConfig(size: { hiddenSize: number; numLayers: numbe
   tokenizerConfig: unknown;
 } {
   const { tokenizerJson, tokenizerConfig } = organismTokenizerJson();
-  const model = tokenizerJson.model as { vocab: Record<string, number> };
-  const vocabSize = Math.max(...Object.values(model.vocab)) + 1;
-  const config = defineDecoderConfig({
-    architecture: 'llama',
-    ...size,
-    numKvHeads: size.numHeads,
-    vocabSize,
-    maxPositions: 512,
-    ropeTheta: 10_000,
-    rmsNormEps: 1e-5,
-    tieWordEmbeddings: true,
-    attentionBias: false,
-    heads: [],
-  });
+  const config = organismDecoderConfig(size);
   return { config, tokenizerJson, tokenizerConfig };
 }
 
