@@ -318,12 +318,9 @@ console.log(JSON.stringify(Array.from((await prm.stepScores([${JSON.stringify(in
       join(fullProject, 'model-default.mjs'),
       score(`import '@reward-lens/backend-tiny/register';\nimport { defaultModelFolder, loadDefaultPrm } from '@reward-lens/model-default';`),
     );
-    const [fromCommonJs, fromEsm] = await Promise.all(
-      ['model-default.cjs', 'model-default.mjs'].map(
-        async (file) =>
-          JSON.parse((await runChecked(process.execPath, [file], { cwd: fullProject })).stdout) as { folder: string; scores: number[]; trust: string },
-      ),
-    );
+    const run = async (file: string) =>
+      JSON.parse((await runChecked(process.execPath, [file], { cwd: fullProject })).stdout) as { folder: string; scores: number[]; trust: string };
+    const [fromCommonJs, fromEsm] = await Promise.all([run('model-default.cjs'), run('model-default.mjs')]);
     expect(fromCommonJs.folder).toMatch(/node_modules\/@reward-lens\/model-default\/model\/$/);
     expect(fromCommonJs).toEqual(fromEsm);
     expect(fromCommonJs.trust).toBe('CALIBRATED');
