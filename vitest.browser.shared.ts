@@ -8,7 +8,17 @@ import { chromiumFlags, chromiumPath } from './chromium-flags.js';
  * playwright (never a downloaded browser), with WebGPU on SwiftShader. Tests run against source
  * through the `@reward-lens/source` condition, with the browser's conditions after it.
  */
-export function rewardLensBrowserProject(name: string, options: { testTimeout?: number; optimizeDepsExclude?: string[] } = {}) {
+export function rewardLensBrowserProject(
+  name: string,
+  options: {
+    testTimeout?: number;
+    optimizeDepsExclude?: string[];
+    /** Which test files (default `src/**\/*.browser.test.ts`). */
+    include?: string[];
+    /** Serve the pages cross-origin isolated (COOP and COEP headers), so that `SharedArrayBuffer` and shared WebAssembly memory exist there. */
+    crossOriginIsolated?: boolean;
+  } = {},
+) {
   const chromium = chromiumPath;
   if (!existsSync(chromium)) {
     throw new Error(
@@ -19,9 +29,13 @@ export function rewardLensBrowserProject(name: string, options: { testTimeout?: 
   return defineProject({
     resolve: { conditions: ['@reward-lens/source', 'module', 'browser', 'import', 'default'] },
     optimizeDeps: { exclude: options.optimizeDepsExclude ?? [] },
+    ...(options.crossOriginIsolated
+      ? { server: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } } }
+      : {}),
     test: {
       name,
-      include: ['src/**/*.browser.test.ts'],
+      include: options.include ?? ['src/**/*.browser.test.ts'],
+      exclude: ['**/node_modules/**', ...(options.include ? [] : ['**/*.isolated.browser.test.ts'])],
       testTimeout: options.testTimeout ?? 60_000,
       // Hooks load models and start browsers: under load on 2 shared cores they need the tests' time, not vitest's 10 s.
       hookTimeout: options.testTimeout ?? 60_000,

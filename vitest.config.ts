@@ -10,6 +10,8 @@ export default defineConfig({
       'examples/*/vitest.config.ts',
       // Browser projects (headless Chromium): `*.browser.test.ts`.
       'packages/*/vitest.browser.config.ts',
+      // Browser projects on cross-origin isolated pages: `*.isolated.browser.test.ts`.
+      'packages/*/vitest.browser-isolated.config.ts',
       // The built browser demo driven in Chromium (after all other projects: it builds the packages).
       'apps/demo/vitest.e2e.config.ts',
     ],

@@ -15,6 +15,8 @@ export function rewardLensProject(name: string, options: { testTimeout?: number 
       // Hooks load models and start browsers: under load on 2 shared cores they need the tests' time, not vitest's 10 s.
       hookTimeout: options.testTimeout ?? 60_000,
       environment: 'node',
+      // backend-tiny's worker threads run a bundle of its source (see the file).
+      globalSetup: [new URL('./tools/tiny-worker-setup.ts', import.meta.url).pathname],
     },
   });
 }

@@ -1,13 +1,36 @@
+import { readFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
+/** The browser platform names its worker by its source file; the built one is `tiny-worker.js`. */
+const builtWorkerName = {
+  name: 'built-worker-name',
+  setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'ts' }>): void }) {
+    build.onLoad({ filter: /platform-browser\.ts$/ }, async ({ path }) => ({
+      contents: (await readFile(path, 'utf8')).replace("new URL('./tiny-worker.ts', import.meta.url)", "new URL('./tiny-worker.js', import.meta.url)"),
+      loader: 'ts',
+    }));
+  },
+};
+
 export default defineConfig({
-  entry: { index: 'src/index.ts', register: 'src/register.ts' },
+  entry: {
+    index: 'src/index.ts',
+    register: 'src/register.ts',
+    // The worker thread's code, and the two targets of `#tiny-platform` (package.json "imports"):
+    // Node's worker_threads and browsers' Web Workers. Imported at run time, never bundled in.
+    'tiny-worker': 'src/tiny-worker.ts',
+    'platform-node': 'src/platform-node.ts',
+    'platform-browser': 'src/platform-browser.ts',
+  },
   format: ['esm', 'cjs'],
   // Shared chunks in CommonJS too: the entries share one copy of each module, as in ESM.
   splitting: true,
-  dts: true,
+  dts: { entry: { index: 'src/index.ts', register: 'src/register.ts' } },
   sourcemap: true,
   clean: true,
+  // CommonJS: `import.meta.url` (where the worker file is) from __filename.
+  shims: true,
   target: 'es2022',
-  external: ['@reward-lens/core'],
+  external: ['@reward-lens/core', '#tiny-platform'],
+  esbuildPlugins: [builtWorkerName],
 });

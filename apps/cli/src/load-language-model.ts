@@ -80,10 +80,11 @@ function checkGenerationFits(backend: BackendV1, tokenizer: PrmTokenizer, folder
  * else the safetensors weights' LM head), or the seeded tiny model, whose config has an LM head
  * beside its reward heads.
  */
-export async function loadLanguageModel(settings: { model?: string; backend: string }): Promise<LanguageModel> {
+export async function loadLanguageModel(settings: { model?: string; backend: string; threads?: number }): Promise<LanguageModel> {
   await requireBackendPackage(settings.backend);
+  const threads = settings.threads !== undefined ? { threads: settings.threads } : {};
   if (settings.model === undefined) {
-    const prm = await ProcessRM.fromTiny({ backend: settings.backend });
+    const prm = await ProcessRM.fromTiny({ backend: settings.backend, ...threads });
     return { backend: prm.backend, tokenizer: prm.tokenizer, notes: prm.notes, dispose: () => prm.dispose() };
   }
   const folder = settings.model;
@@ -95,7 +96,7 @@ export async function loadLanguageModel(settings: { model?: string; backend: str
     name: `${folder}/tokenizer.json`,
     files: { tokenizerJson: join(folder, 'tokenizer.json'), tokenizerConfig: join(folder, 'tokenizer_config.json') },
   });
-  const resolved = await resolveBackend(settings.backend, contents.source);
+  const resolved = await resolveBackend(settings.backend, contents.source, threads);
   try {
     checkGenerationFits(resolved.backend, tokenizer, folder, graph ?? folder);
   } catch (error) {

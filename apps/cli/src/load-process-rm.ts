@@ -11,6 +11,8 @@ export interface ModelSettings extends StepDetectionChoice {
   backend: string;
   /** Seed of the seeded tiny model's random weights: when set (and no `model`), that model is loaded instead of the default PRM. */
   seed?: number;
+  /** CPU threads to compute on (backend-tiny's workers, onnxruntime's intra-op threads); absent: every core. */
+  threads?: number;
   delimiter?: StepDelimiter;
   batchSize?: number;
   truncation?: 'none' | 'left';
@@ -50,6 +52,7 @@ export async function loadProcessRM(settings: ModelSettings): Promise<ProcessRM>
   await requireBackendPackage(settings.backend);
   const common = {
     backend: settings.backend,
+    ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
     ...(settings.delimiter !== undefined ? { delimiter: settings.delimiter } : {}),
     ...(settings.batchSize !== undefined ? { batchSize: settings.batchSize } : {}),
     ...(settings.truncation !== undefined ? { truncation: settings.truncation } : {}),

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defaultBackend, recipeNames, type ModelSettings } from './load-process-rm.js';
 import { parseIntegerOption, seedRange } from './parse-integer-option.js';
 import { UsageError } from './usage-error.js';
@@ -8,7 +9,18 @@ export const modelOptions = {
   recipe: { type: 'string' },
   backend: { type: 'string' },
   seed: { type: 'string' },
+  threads: { type: 'string' },
 } as const;
+
+/** `--threads` in every help that has it. */
+export const threadsOptionHelp = `  --threads <n>             CPU threads to compute on, whatever the backend: backend-tiny's
+                            worker threads, onnxruntime's intra-op threads (default: every
+                            core, ${availableParallelism()} here); results are the same for any count`;
+
+/** `--threads`, checked: a whole number of threads from 1 to 1024. */
+export function parseThreadsOption(text: string | undefined, usage: string): number | undefined {
+  return text === undefined ? undefined : parseIntegerOption('--threads', text, { minimum: 1, maximum: 1024 }, usage);
+}
 
 /** `--backend` in every help that has it. */
 export const backendOptionHelp = `  --backend <name>          webgpu, onnx-node, onnx-web, tiny or auto: auto takes the
@@ -24,14 +36,15 @@ export const modelOptionsHelp = `  --model <folder>          a Hugging Face-styl
   --recipe <name>           how the model is read (reward-lens recipes lists them); default:
                             inferred from config.json's architecture
 ${backendOptionHelp}
+${threadsOptionHelp}
   --seed <n>                the seeded tiny model instead: random weights from seed n, the same
                             on every machine (its scores carry no meaning; for tests; not with
                             --model)`;
 
-type ModelChoice = Pick<ModelSettings, 'model' | 'recipe' | 'backend' | 'seed'>;
+type ModelChoice = Pick<ModelSettings, 'model' | 'recipe' | 'backend' | 'seed' | 'threads'>;
 
 /** The model flags as settings. An unknown recipe is caught here, before anything loads. */
-export function parseModelChoice(values: { model?: string; recipe?: string; backend?: string; seed?: string }, usage: string): ModelChoice {
+export function parseModelChoice(values: { model?: string; recipe?: string; backend?: string; seed?: string; threads?: string }, usage: string): ModelChoice {
   if (values.recipe !== undefined && !recipeNames().includes(values.recipe)) {
     throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, usage);
   }
@@ -44,5 +57,6 @@ export function parseModelChoice(values: { model?: string; recipe?: string; back
     ...(values.recipe !== undefined ? { recipe: values.recipe } : {}),
     backend: values.backend ?? defaultBackend(values.model),
     ...(values.seed !== undefined ? { seed: parseIntegerOption('--seed', values.seed, seedRange, usage) } : {}),
+    ...(values.threads !== undefined ? { threads: parseThreadsOption(values.threads, usage)! } : {}),
   };
 }

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { BackendV1 } from '@reward-lens/core';
 import { configLocations, createOrtBackend, parseOnnxConfigJson, type OnnxBackendOptions, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 export interface OnnxNodeBackendOptions extends OnnxBackendOptions {
-  /** onnxruntime's intra-op threads (default: onnxruntime's choice, one per core). */
+  /** onnxruntime's intra-op threads (default: every core, `os.availableParallelism()`); `info.description` says how many. */
   intraOpThreads?: number;
   /** Passed to onnxruntime over the defaults (sequential execution, all graph optimizations, no memory patterns). */
   sessionOptions?: InferenceSession.SessionOptions;
@@ -21,9 +22,11 @@ export interface OnnxNodeBackendOptions extends OnnxBackendOptions {
  */
 export async function createOnnxNodeBackend(model: string | Uint8Array, options: OnnxNodeBackendOptions = {}): Promise<BackendV1> {
   const { intraOpThreads, sessionOptions, ...shared } = options;
+  const threads = sessionOptions?.intraOpNumThreads ?? intraOpThreads ?? availableParallelism();
   return createOrtBackend(model, {
     ...shared,
     name: 'onnx-node',
+    threadNote: `threads=${threads} (onnxruntime intra-op)`,
     ort: { InferenceSession, Tensor },
     configFromFile: typeof model === 'string' ? await readConfigBeside(model) : undefined,
     sessionOptions: {
@@ -33,7 +36,7 @@ export async function createOnnxNodeBackend(model: string | Uint8Array, options:
       // lengths grew the process by hundreds of MB, and ran slower than without them.
       enableMemPattern: false,
       interOpNumThreads: 1,
-      ...(intraOpThreads !== undefined ? { intraOpNumThreads: intraOpThreads } : {}),
+      intraOpNumThreads: threads,
       ...sessionOptions,
     },
   });

@@ -17,7 +17,9 @@ export const onnxNodeBackendRegistration: BackendRegistration = {
     return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason('onnx-node', source, ['onnx', 'decoder']);
   },
   async create(source, options) {
-    const settings = (options.settings?.['onnx-node'] ?? {}) as OnnxNodeBackendOptions;
+    const own = (options.settings?.['onnx-node'] ?? {}) as OnnxNodeBackendOptions;
+    // `threads` means onnxruntime's intra-op threads here, unless the settings give their own.
+    const settings = options.threads !== undefined && own.intraOpThreads === undefined ? { ...own, intraOpThreads: options.threads } : own;
     if (isOnnxSource(source)) {
       // A graph already in memory (picked files, `ProcessRM.fromFiles`) runs from its bytes, with the config.json text it came with.
       return source.bytes ? createOnnxNodeBackend(source.bytes, inMemoryGraphOptions(source, settings)) : createOnnxNodeBackend(source.path, settings);

@@ -33,6 +33,8 @@ export async function createOnnxWebBackend(model: string | Uint8Array, options: 
   const choice = chooseExecutionProvider(executionProviders, wantsWebgpu ? await webgpuProblem() : null);
   const { ort, notes } = await loadOnnxruntimeWeb(choice.provider, { numThreads, wasmPaths });
   const file = typeof model === 'string' ? await readModel(model) : { bytes: model, configFromFile: undefined };
+  const wasmThreads = ort.env.wasm.numThreads;
+  const threadNote = `threads=${wasmThreads === undefined || wasmThreads === 0 ? "onnxruntime-web's default" : wasmThreads} (onnxruntime-web wasm)`;
   const runtimeNote = [`onnxruntime-web ${choice.provider} execution provider`, ...choice.skipped.map((reason) => `skipped ${reason}`), ...notes].join(', ');
   return createOrtBackend(file.bytes, {
     ...shared,
@@ -41,6 +43,7 @@ export async function createOnnxWebBackend(model: string | Uint8Array, options: 
     file: typeof model === 'string' ? model : shared.file,
     configFromFile: file.configFromFile,
     runtimeNote,
+    threadNote,
     // No memory patterns: one is planned and kept per input shape, so a stream of varying lengths grows memory.
     sessionOptions: {
       executionProviders: [choice.provider],

@@ -19,7 +19,9 @@ export const onnxWebBackendRegistration: BackendRegistration = {
     return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason('onnx-web', source, ['onnx', 'decoder']);
   },
   async create(source, options) {
-    const settings = (options.settings?.['onnx-web'] ?? {}) as OnnxWebBackendOptions;
+    const own = (options.settings?.['onnx-web'] ?? {}) as OnnxWebBackendOptions;
+    // `threads` means onnxruntime-web's wasm threads here (env.wasm.numThreads), unless the settings give their own.
+    const settings = options.threads !== undefined && own.numThreads === undefined ? { ...own, numThreads: options.threads } : own;
     if (isOnnxSource(source)) {
       // A graph already in memory (picked files, `ProcessRM.fromFiles`) runs from its bytes, with the config.json text it came with.
       return source.bytes ? createOnnxWebBackend(source.bytes, inMemoryGraphOptions(source, settings)) : createOnnxWebBackend(source.path, settings);

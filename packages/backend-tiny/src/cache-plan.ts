@@ -6,6 +6,8 @@ export interface CacheLayout {
   numLayers: number;
   /** `numKvHeads * headDim`. */
   width: number;
+  /** New storages on `SharedArrayBuffer`s, for worker threads (see `KvStorage`). */
+  shared?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export function planRowCaches(owner: { readonly name: string }, request: Forward
   return realTokens.map((count, row) => {
     const past = pasts[row];
     if (!past) {
-      const storage = new KvStorage(layout.numLayers, layout.width, count);
+      const storage = new KvStorage(layout.numLayers, layout.width, count, layout.shared === true);
       if (keepsCache) storage.committedLength = count;
       return { storage, pastLength: 0 };
     }

@@ -7,6 +7,7 @@ import {
   type ForwardRequestV1,
   type ReadRequestV1,
 } from '@reward-lens/core/internal';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync, type TinyBackendOptions } from './create-tiny-backend.js';
 import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
@@ -25,7 +26,7 @@ describe('createTinyBackend', () => {
     expect(backend.supportsCache).toBe(true);
     expect(formatCapabilities(backend.capabilities)).toBe('SCORES|PREFIX_SCORES|ACTIVATIONS|GRADIENTS|HVP|LINEAR_READOUT|STEP_SCORES');
     expect(backend.info).toEqual({
-      description: 'llama hidden=64 layers=2 heads=4/2 kernels=wasm-simd',
+      description: `llama hidden=64 layers=2 heads=4/2 threads=${availableParallelism()} kernels=wasm-simd`,
       vocabSize: 512,
       hiddenSize: 64,
       numLayers: 2,

@@ -1,32 +1,31 @@
 import {
-  BackendContractError,
-  capabilitiesOf,
-  checkReadGradientShapes,
-  resolveReadGradients,
-  validateBackwardRequest,
-  validateHvpRequest,
+  BackendResolutionError,
+  InvalidInputError,
   decoderModelInfo,
   describeDecoder,
   validateDecoderModel,
-  validateForwardRequest,
   type BackendV1,
-  type BackwardRequestV1,
-  type BackwardResultV1,
-  type Capabilities,
   type DecoderModel,
-  type ForwardRequestV1,
-  type ForwardResultV1,
-  type HvpRequestV1,
-  type HvpResultV1,
-  type ModelInfoV1,
 } from '@reward-lens/core';
-import { cacheHandles, planRowCaches } from './cache-plan.js';
-import { GradientEngine } from './gradients/gradient-engine.js';
-import { createKernels, createKernelsAsync, type CreatedKernels, type KernelChoice } from './kernels/kernel-choice.js';
-import type { KernelSet } from './kernels/kernel-set.js';
+import { selectKernels, currentKernelPlatform, currentKernelPlatformAsync, type KernelChoice, type KernelName } from './kernels/kernel-choice.js';
+import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
+import { sharedWasmMemoryAvailable, WasmMemoryLimitError } from './kernels/wasm/wasm-heap.js';
+import {
+  createWasmSimdKernels,
+  createWasmSimdKernelsAsync,
+  sharedKernelModule,
+  type WasmSimdKernelOptions,
+  type WasmSimdKernelSet,
+} from './kernels/wasm/wasm-simd-kernels.js';
 import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
-import { runForward, type TinyModel } from './model/forward.js';
-import { createRotaryTables, type RotaryTables } from './model/rotary-embedding.js';
+import { createRotaryTables } from './model/rotary-embedding.js';
+import { DEFAULT_SHARD_TOKENS } from './gradients/shards.js';
+import type { ModelPayload } from './threads/protocol.js';
+import { resolveThreads, sharedWorkerPool, type ThreadSetting } from './threads/shared-pool.js';
+import { storeInSharedBuffer, storeInWasmHeap, type WeightStore } from './threads/weight-store.js';
+import { TinyBackend, type TinyBackendParts } from './tiny-backend.js';
+
+export { tinyBackendCapabilities } from './tiny-backend.js';
 
 export interface TinyBackendOptions {
   /** Check every tensor's presence and size first (default true). */
@@ -38,138 +37,54 @@ export interface TinyBackendOptions {
    * `info.description` says which kernels run (`kernels=wasm-simd`).
    */
   kernels?: KernelChoice | KernelSet;
+  /**
+   * Threads to compute on (default: every core, `os.availableParallelism()` in Node; 1 where
+   * workers cannot share memory, as on a page that is not cross-origin isolated, and then the
+   * description says why). Above 1, forward passes are split across worker threads by tokens and
+   * gradients by rows; the weights are held once for all of them. Results are the same, bit for
+   * bit, whatever the count. `info.description` says how many run (`threads=2`).
+   */
+  threads?: number;
+  /**
+   * Real tokens per gradient shard (default 256): rows are grouped into shards of about this
+   * many tokens, each shard's gradient computed on its own and the shards summed in order. The
+   * gradients depend on it (never on the thread count); training keeps it fixed.
+   */
+  shardTokens?: number;
+  /**
+   * Tokens each thread needs for a forward pass to be split across threads (default 32): a pass
+   * shorter than that runs on the calling thread, since a message to a worker and back costs
+   * about what that many tokens do. Splitting never changes a result.
+   */
+  sliceTokens?: number;
 }
 
-/** The capabilities of the tiny backend: all of them (gradients and Hessian-vector products included). */
-export const tinyBackendCapabilities: Capabilities = capabilitiesOf(
-  'SCORES',
-  'PREFIX_SCORES',
-  'ACTIVATIONS',
-  'GRADIENTS',
-  'HVP',
-  'LINEAR_READOUT',
-  'STEP_SCORES',
-);
-
-class TinyBackend implements BackendV1 {
-  readonly specificationVersion = 'v1' as const;
-  readonly name = 'tiny';
-  readonly capabilities = tinyBackendCapabilities;
-  readonly precision = 'fp32' as const;
-  readonly supportsCache = true;
-  readonly info: ModelInfoV1;
-  #model: TinyModel | null;
-  readonly #tensors: ReadonlyMap<string, Float32Array>;
-  #gradients: GradientEngine | undefined;
-
-  constructor(model: PreparedModel, { kernels, description }: CreatedKernels) {
-    this.#model = { weights: model.weights, rotary: model.rotary, kernels };
-    this.#tensors = model.tensors;
-    const { config } = model.weights;
-    this.info = decoderModelInfo(config, `${describeDecoder(config)} kernels=${description}`);
-  }
-
-  #live(operation: string): TinyModel {
-    if (this.#model === null) throw new BackendContractError(this.name, `${operation} was called after dispose()`);
-    return this.#model;
-  }
-
-  #engine(model: TinyModel): GradientEngine {
-    this.#gradients ??= new GradientEngine(model.weights.config, this.#tensors, model.kernels, model.rotary);
-    return this.#gradients;
-  }
-
-  async doBackward(request: BackwardRequestV1): Promise<BackwardResultV1> {
-    const model = this.#live('doBackward');
-    validateBackwardRequest(this, request);
-    const pass = this.#engine(model).backward(request, (reads) => resolveReadGradients(this, request, reads), targetsOf(request));
-    return { reads: pass.reads, ...pass.gradients };
-  }
-
-  async doHvp(request: HvpRequestV1): Promise<HvpResultV1> {
-    const model = this.#live('doHvp');
-    const engine = this.#engine(model);
-    validateHvpRequest(this, request, engine.parameters.sizes);
-    const { readHessianProduct } = request;
-    const pass = engine.hvp(
-      request,
-      (reads) => resolveReadGradients(this, request, reads),
-      request.direction,
-      readHessianProduct
-        ? (reads, tangents) => {
-            const product = readHessianProduct(reads, tangents);
-            checkReadGradientShapes(this, request, product, reads, 'readHessianProduct');
-            return product;
-          }
-        : undefined,
-      targetsOf(request),
-    );
-    return { reads: pass.reads, ...pass.gradients, readTangents: pass.readTangents, hvp: pass.hvp };
-  }
-
-  async doUpdateParameters(parameters: ReadonlyMap<string, Float32Array>): Promise<void> {
-    const { kernels } = this.#live('doUpdateParameters');
-    if (kernels.prepareWeights && !kernels.refreshWeights) {
-      throw new BackendContractError(this.name, `kernels "${kernels.name}" keep copies of the weights and cannot refresh them (no refreshWeights)`);
-    }
-    for (const [name, values] of parameters) {
-      const target = this.#tensors.get(name);
-      if (!target) throw new BackendContractError(this.name, `doUpdateParameters names "${name}", which is not a parameter of this model`);
-      if (values.length !== target.length) throw new BackendContractError(this.name, `"${name}" has ${target.length} values, got ${values.length}`);
-    }
-    for (const [name, values] of parameters) {
-      const target = this.#tensors.get(name)!;
-      if (values !== target) target.set(values);
-      kernels.refreshWeights?.(target);
-    }
-  }
-
-  async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
-    const model = this.#live('doForward');
-    const realTokens = validateForwardRequest(this, request);
-    const { numLayers, numKvHeads, headDim } = model.weights.config;
-    const rowCaches = planRowCaches(this, request, realTokens, { numLayers, width: numKvHeads * headDim });
-    const returnCache = request.returnCache === true;
-    const reads = runForward(model, request, rowCaches, returnCache);
-    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens) } : { reads };
-  }
-
-  async dispose(): Promise<void> {
-    this.#model = null;
-    this.#gradients = undefined;
-  }
-}
-
-/** What a backward or HVP request asks to be returned (both blocks by default). */
-function targetsOf(request: BackwardRequestV1): { parameters: boolean; inputEmbeddings: boolean } {
-  return { parameters: request.wrt?.parameters ?? true, inputEmbeddings: request.wrt?.inputEmbeddings ?? true };
-}
-
-interface PreparedModel {
-  weights: DecoderWeights;
-  rotary: RotaryTables;
-  /** The model's tensors by name: the arrays the weights are, which training updates in place. */
-  tensors: ReadonlyMap<string, Float32Array>;
-}
+const DEFAULT_SLICE_TOKENS = 32;
 
 /**
  * A backend that runs a Llama / Mistral / Qwen2 decoder in TypeScript, its matrix products on
  * WebAssembly SIMD (float32 accumulation) where available, else in plain TypeScript (float64
- * accumulation); float32 storage. Bit-exact across batch compositions and padding sides.
+ * accumulation); float32 storage. Bit-exact across batch compositions, padding sides and thread
+ * counts.
  *
  * Synchronous, for Node and workers: where a browser's main thread refuses to compile the kernel
  * module synchronously (Chromium before 115 did above 4 KB), `'auto'` takes the scalar kernels
  * and says why; `createTinyBackendAsync` gets the SIMD ones on any thread.
  *
  * @example
- * const backend = createTinyBackend(createRandomDecoder({ seed: 1 }));
+ * const backend = createTinyBackend(createRandomDecoder({ seed: 1 }), { threads: 2 });
  * const { reads } = await backend.doForward({ batchSize: 1, sequenceLength: 3,
  *   inputIds: Int32Array.of(5, 6, 7), attentionMask: Uint8Array.of(1, 1, 1),
  *   reads: [{ kind: 'head', head: 'value', positions: [[0, 1, 2]] }] });
  */
 export function createTinyBackend(model: DecoderModel, options: TinyBackendOptions = {}): BackendV1 {
-  const prepared = prepareModel(model, options);
-  return new TinyBackend(prepared, createKernels(options.kernels ?? 'auto', productWeights(prepared.weights)));
+  const checked = checkModel(model, options);
+  const choice = options.kernels ?? 'auto';
+  if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
+  const selection = selectOrThrow(choice, currentKernelPlatform());
+  const threads = resolveThreads(options.threads, false);
+  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads)) : undefined;
+  return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
 }
 
 /**
@@ -179,22 +94,125 @@ export function createTinyBackend(model: DecoderModel, options: TinyBackendOptio
  *
  * @example
  * const backend = await createTinyBackendAsync(createRandomDecoder({ seed: 1 }));
- * backend.info.description; // '... kernels=wasm-simd', in a page too
+ * backend.info.description; // '... kernels=wasm-simd threads=8', in a page too
  */
 export async function createTinyBackendAsync(model: DecoderModel, options: TinyBackendOptions = {}): Promise<BackendV1> {
-  const prepared = prepareModel(model, options);
-  return new TinyBackend(prepared, await createKernelsAsync(options.kernels ?? 'auto', productWeights(prepared.weights)));
+  const checked = checkModel(model, options);
+  const choice = options.kernels ?? 'auto';
+  if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
+  const selection = selectOrThrow(choice, await currentKernelPlatformAsync());
+  const threads = resolveThreads(options.threads, false);
+  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads)) : undefined;
+  return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
 }
 
-/** The model's weights gathered (validated first unless told not to) and its rotary tables. */
-function prepareModel(model: DecoderModel, options: TinyBackendOptions): PreparedModel {
+/** A shared memory wherever the platform has one: the weights are then held once (and can go to workers). */
+function wasmOptionsFor(threads: ThreadSetting): WasmSimdKernelOptions {
+  return { shared: threads.threads > 1 || sharedWasmMemoryAvailable() };
+}
+
+function checkModel(model: DecoderModel, options: TinyBackendOptions): DecoderModel {
   if (options.validate !== false) validateDecoderModel(model);
-  const weights = gatherDecoderWeights(model);
-  const { config } = weights;
-  return { weights, rotary: createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta), tensors: model.tensors };
+  for (const name of ['shardTokens', 'sliceTokens'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new InvalidInputError(`${name} must be a positive integer, got ${value}`);
+  }
+  return model;
 }
 
-/** Every matrix and bias the products use, for the kernels to prepare (upload) once. */
+/** The kernels, where the weights live, and the threads: everything but the backend object. */
+interface PlacedWeights {
+  kernels: KernelSet;
+  /** The backend's model: over a weight store, or the caller's own arrays. */
+  model: DecoderModel;
+  description: string;
+  threads: ThreadSetting;
+  store?: WeightStore;
+  kernelName: KernelName | 'own';
+}
+
+/** A `KernelSet` of your own runs on the calling thread over the caller's arrays (uploaded, if it keeps copies). */
+function adoptKernels(kernels: KernelSet, model: DecoderModel, threads: number | undefined): PlacedWeights {
+  const placed: PlacedWeights = { kernels, model, description: kernels.name, threads: resolveThreads(threads, true), kernelName: 'own' };
+  for (const tensor of productWeights(gatherDecoderWeights(model))) kernels.prepareWeights?.(tensor);
+  return placed;
+}
+
+/**
+ * Places the weights once where every thread reads them: in a shared WebAssembly memory for the
+ * SIMD kernels (where the platform shares memory; else in the set's own memory, next to the
+ * caller's arrays), in a `SharedArrayBuffer` for the scalar kernels on several threads, or the
+ * caller's arrays themselves for the scalar kernels on one. `'auto'` falls back to the scalar
+ * kernels when the weights do not fit in WebAssembly memory, and says so.
+ */
+function placeWeights(
+  choice: KernelChoice,
+  selection: { kernels: KernelName; note?: string },
+  threads: ThreadSetting,
+  model: DecoderModel,
+  kernels: WasmSimdKernelSet | undefined,
+): PlacedWeights {
+  const withNote = (name: string, note?: string) => (note === undefined ? name : `${name} (${note})`);
+  if (selection.kernels === 'wasm-simd' && kernels) {
+    try {
+      if (kernels.heap.shared) {
+        const store = storeInWasmHeap(kernels.heap, model);
+        return { kernels, model: store.model, store, description: withNote('wasm-simd', selection.note), threads, kernelName: 'wasm-simd' };
+      }
+      for (const tensor of productWeights(gatherDecoderWeights(model))) kernels.prepareWeights!(tensor);
+      return { kernels, model, description: withNote('wasm-simd', selection.note), threads, kernelName: 'wasm-simd' };
+    } catch (error) {
+      if (!(error instanceof WasmMemoryLimitError)) throw error;
+      const reason = `the weights do not fit in WebAssembly memory (${error.message})`;
+      if (choice !== 'auto') throw new BackendResolutionError(`tiny (kernels: ${choice})`, [{ name: choice, reason }], { cause: error });
+      selection = { kernels: 'scalar', note: `wasm-simd: ${reason}` };
+    }
+  }
+  const store = threads.threads > 1 ? storeInSharedBuffer(model) : undefined;
+  return {
+    kernels: scalarKernels,
+    model: store?.model ?? model,
+    ...(store ? { store } : {}),
+    description: withNote('scalar', selection.note),
+    threads,
+    kernelName: 'scalar',
+  };
+}
+
+function assemble(model: DecoderModel, placed: PlacedWeights, options: TinyBackendOptions): BackendV1 {
+  const weights = gatherDecoderWeights(placed.model);
+  const { config } = weights;
+  const { threads, note } = placed.threads;
+  const parts: TinyBackendParts = {
+    model: { weights, rotary: createRotaryTables(config.headDim, config.maxPositions, config.ropeTheta), kernels: placed.kernels },
+    tensors: placed.model.tensors,
+    description: placed.description,
+    threads,
+    shardTokens: options.shardTokens ?? DEFAULT_SHARD_TOKENS,
+    sliceTokens: options.sliceTokens ?? DEFAULT_SLICE_TOKENS,
+  };
+  if (threads > 1 && placed.store) parts.pool = { pool: sharedWorkerPool(), load: loadMessage(placed, config) };
+  const threadNote = note === undefined ? `threads=${threads}` : `threads=${threads} (${note})`;
+  return new TinyBackend(parts, decoderModelInfo(model.config, `${describeDecoder(config)} ${threadNote} kernels=${placed.description}`));
+}
+
+function loadMessage(placed: PlacedWeights, config: DecoderModel['config']): ModelPayload {
+  const store = placed.store!;
+  if (placed.kernelName === 'wasm-simd') {
+    const compiled = sharedKernelModule();
+    if ('unavailable' in compiled) throw new Error(`the shared-memory kernel module is unavailable: ${compiled.unavailable}`);
+    return { config, placements: store.placements, kernels: 'wasm-simd', memory: store.memory!, module: compiled.module };
+  }
+  return { config, placements: store.placements, kernels: 'scalar', buffer: store.buffer! };
+}
+
+function selectOrThrow(choice: KernelChoice, platform: Parameters<typeof selectKernels>[1]): { kernels: KernelName; note?: string } {
+  const selection = selectKernels(choice, platform);
+  if (selection.kernels === null) throw new BackendResolutionError(`tiny (kernels: ${choice})`, [{ name: choice, reason: selection.reason }]);
+  return selection;
+}
+
+/** Every matrix and bias the products use, for kernels that keep copies to prepare (upload) once. */
 function productWeights(weights: DecoderWeights): Float32Array[] {
   const tensors = [
     ...weights.layers.flatMap((layer) => [

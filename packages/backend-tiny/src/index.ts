@@ -1,4 +1,5 @@
 export { createTinyBackend, createTinyBackendAsync, tinyBackendCapabilities } from './create-tiny-backend.js';
+export { DEFAULT_SHARD_TOKENS as defaultShardTokens } from './gradients/shards.js';
 export type { TinyBackendOptions } from './create-tiny-backend.js';
 export { tinyBackendRegistration } from './tiny-backend-registration.js';
 export { nextTokenLogits } from './next-token-logits.js';

@@ -16,14 +16,20 @@ export class KvStorage {
   capacity: number;
   committedLength = 0;
 
+  /** With `shared`, the buffers are `SharedArrayBuffer`s, which worker threads write and read in place. */
   constructor(
     readonly numLayers: number,
     readonly width: number,
     capacity: number,
+    readonly shared = false,
   ) {
     this.capacity = Math.max(1, capacity);
-    this.keys = Array.from({ length: numLayers }, () => new Float32Array(this.capacity * width));
-    this.values = Array.from({ length: numLayers }, () => new Float32Array(this.capacity * width));
+    this.keys = Array.from({ length: numLayers }, () => this.#buffer(this.capacity * width));
+    this.values = Array.from({ length: numLayers }, () => this.#buffer(this.capacity * width));
+  }
+
+  #buffer(floats: number): Float32Array {
+    return this.shared ? new Float32Array(new SharedArrayBuffer(floats * 4)) : new Float32Array(floats);
   }
 
   /** Grows to hold at least `length` tokens (doubling), keeping the first `keep` tokens. */
@@ -32,7 +38,7 @@ export class KvStorage {
     let capacity = this.capacity;
     while (capacity < length) capacity *= 2;
     const grow = (old: Float32Array): Float32Array => {
-      const buffer = new Float32Array(capacity * this.width);
+      const buffer = this.#buffer(capacity * this.width);
       buffer.set(old.subarray(0, keep * this.width));
       return buffer;
     };
@@ -43,7 +49,7 @@ export class KvStorage {
 
   /** A new storage holding a copy of the first `length` tokens, with room for `capacity`. */
   copyPrefix(length: number, capacity: number): KvStorage {
-    const copy = new KvStorage(this.numLayers, this.width, Math.max(capacity, length));
+    const copy = new KvStorage(this.numLayers, this.width, Math.max(capacity, length), this.shared);
     const size = length * this.width;
     for (let layer = 0; layer < this.numLayers; layer++) {
       copy.keys[layer]!.set(this.keys[layer]!.subarray(0, size));

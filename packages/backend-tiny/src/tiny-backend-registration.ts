@@ -1,10 +1,12 @@
 import { isDecoderSource, unsupportedSourceReason } from '@reward-lens/core';
 import type { BackendRegistration } from '@reward-lens/core';
-import { createTinyBackendAsync } from './create-tiny-backend.js';
+import { createTinyBackendAsync, type TinyBackendOptions } from './create-tiny-backend.js';
 
 /**
  * Registers `tiny` for in-memory decoder weights; it skips ONNX graphs with a reason. It creates
  * backends asynchronously, so that a browser's main thread gets the WebAssembly SIMD kernels too.
+ * Settings come from `settings.tiny` (`TinyBackendOptions`); `threads` from the options, unless
+ * the settings give their own.
  */
 export const tinyBackendRegistration: BackendRegistration = {
   name: 'tiny',
@@ -13,8 +15,9 @@ export const tinyBackendRegistration: BackendRegistration = {
   unavailableReason(source) {
     return isDecoderSource(source) ? null : unsupportedSourceReason('tiny', source, ['decoder']);
   },
-  async create(source) {
+  async create(source, options) {
     if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('tiny', source, ['decoder']));
-    return createTinyBackendAsync(source.model);
+    const settings = (options.settings?.tiny ?? {}) as TinyBackendOptions;
+    return createTinyBackendAsync(source.model, { ...(options.threads !== undefined ? { threads: options.threads } : {}), ...settings });
   },
 };

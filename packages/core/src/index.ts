@@ -12,6 +12,7 @@ export {
 export {
   BackendContractError,
   BackendResolutionError,
+  BackendWorkerError,
   InvalidInputError,
   ModelLoadError,
   NonFiniteOutputError,

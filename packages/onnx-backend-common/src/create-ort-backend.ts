@@ -47,6 +47,8 @@ export interface OrtBackendSettings<SessionOptions extends object = object> exte
   configFromFile?: OnnxModelConfig;
   /** Appended to `info.description` after `sourceNote`: how the runtime runs it (`wasm execution provider`). */
   runtimeNote?: string;
+  /** Appended to the model's own description, before `sourceNote`: the CPU threads it runs on (`threads=4 (onnxruntime intra-op)`). */
+  threadNote?: string;
 }
 
 const IN_MEMORY = '<in-memory ONNX model>';
@@ -84,6 +86,7 @@ export async function createOrtBackend<SessionOptions extends object>(
   try {
     const layout = inspectGraphLayout(describeValues(session.inputMetadata), describeValues(session.outputMetadata), file);
     const resolved = resolveModelInfo(layout, config, file);
+    if (settings.threadNote) resolved.info.description += ` ${settings.threadNote}`;
     for (const note of [settings.sourceNote, settings.runtimeNote]) if (note) resolved.info.description += `, ${note}`;
     const kvShape = layout.pastLayers > 0 ? kvShapeOf(layout, config, file) : undefined;
     const readout = settings.decoder ? readoutWeightsOf(settings.decoder) : undefined;

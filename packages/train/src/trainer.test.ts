@@ -127,6 +127,18 @@ describe('trainProcessRewardModel', () => {
     expect(bitsOf(resumed.model.tensors)).toEqual(bitsOf(straight.model.tensors));
   });
 
+  it('writes the same model.safetensors, byte for byte, after 12 steps on 1 and on 2 threads', async () => {
+    const files: Buffer[] = [];
+    for (const threads of [1, 2]) {
+      const out = await temporaryFolder();
+      // Small shards (batches of about 600 tokens in 5 to 6 shards), so both workers compute gradients every step.
+      const result = await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 12, threads, shardTokens: 100 });
+      expect(result.stopped).toBe('completed');
+      files.push(await readFile(join(out, 'model.safetensors')));
+    }
+    expect(files[1]!.equals(files[0]!)).toBe(true);
+  });
+
   it('refuses to resume with different settings, naming them', async () => {
     const out = await temporaryFolder();
     await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, checkpointEvery: 2 });
@@ -134,6 +146,11 @@ describe('trainProcessRewardModel', () => {
       code: 'INVALID_INPUT',
       message: expect.stringContaining('learningRate was 0.003, now 0.001'),
     });
+    // The shard size changes the gradients' sums; the thread count does not, so it may change.
+    await expect(trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, shardTokens: 64, resume: true })).rejects.toMatchObject({
+      message: expect.stringContaining('shardTokens was 256, now 64'),
+    });
+    await expect(trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, threads: 1, resume: true })).resolves.toMatchObject({ step: 4 });
   });
 
   it('fine-tunes a trained folder', async () => {

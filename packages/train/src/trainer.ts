@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
-import { createTinyBackend, type TinyBackendOptions } from '@reward-lens/backend-tiny';
+import { createTinyBackend, defaultShardTokens, type TinyBackendOptions } from '@reward-lens/backend-tiny';
 import {
   createHfTokenizer,
   InvalidInputError,
@@ -89,6 +89,14 @@ export interface TrainOptions {
   onEvent?: (event: TrainingEvent) => void;
   /** backend-tiny's kernels. Default `'auto'`. */
   kernels?: TinyBackendOptions['kernels'];
+  /**
+   * Threads to train on (backend-tiny's workers; default every core). The weights after N steps
+   * are the same, bit for bit, whatever the count: a batch's gradient is the sum, in a fixed
+   * order, of its shards' (`shardTokens`).
+   */
+  threads?: number;
+  /** Real tokens per gradient shard (default 256, backend-tiny's). The results depend on it, so a resumed run keeps it. */
+  shardTokens?: number;
   /** The model card's title. */
   title?: string;
 }
@@ -121,6 +129,7 @@ function hyperparametersOf(options: TrainOptions, recipe: ReadingRecipe): Record
     seed: options.seed ?? 0,
     untilFirstError: options.untilFirstError ?? true,
     languageModelWeight: options.languageModelWeight ?? 0,
+    shardTokens: options.shardTokens ?? defaultShardTokens,
   };
 }
 
@@ -139,6 +148,8 @@ function checkOptions(options: TrainOptions): void {
   positive('batchTokens', options.batchTokens);
   positive('checkpointEvery', options.checkpointEvery);
   positive('keepCheckpoints', options.keepCheckpoints);
+  positive('threads', options.threads);
+  positive('shardTokens', options.shardTokens);
   if (options.languageModelWeight !== undefined && !(options.languageModelWeight >= 0))
     throw new InvalidInputError(`languageModelWeight must be at least 0, got ${options.languageModelWeight}`);
   if (options.learningRate !== undefined && !(options.learningRate > 0))
@@ -226,7 +237,11 @@ export async function trainProcessRewardModel(options: TrainOptions): Promise<Tr
   if (tokenizer.vocabSize > model.config.vocabSize) {
     throw new InvalidInputError(`the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${model.config.vocabSize}`);
   }
-  const backend: BackendV1 = createTinyBackend(model, { kernels: options.kernels ?? 'auto' });
+  const backend: BackendV1 = createTinyBackend(model, {
+    kernels: options.kernels ?? 'auto',
+    shardTokens: hyperparameters.shardTokens as number,
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+  });
   try {
     return await runTraining({ options, recipe, hyperparameters, source, model, tokenizer, tokenizerJson, tokenizerConfig, backend, state, checkpoint });
   } finally {
@@ -297,7 +312,15 @@ async function runTraining(run: Run): Promise<TrainResult> {
   };
 
   const parameters = [...model.tensors.values()].reduce((sum, tensor) => sum + tensor.length, 0);
-  emit({ kind: 'start', step: state.step, totalSteps: options.steps, parameters, resumedFrom: run.checkpoint?.folder ?? null, notes: state.notes });
+  emit({
+    kind: 'start',
+    step: state.step,
+    totalSteps: options.steps,
+    parameters,
+    resumedFrom: run.checkpoint?.folder ?? null,
+    notes: state.notes,
+    backend: backend.info.description,
+  });
   if (heldOut && state.step === 0 && state.evaluations.length === 0) await evaluate();
 
   const batches = new BatchStream(source, state.cursor, prm, batchTokens, policy);

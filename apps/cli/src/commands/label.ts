@@ -13,6 +13,7 @@ import { labelFile, recordSeed, type LabelJob } from '@reward-lens/search/node';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM, recipeNames } from '../load-process-rm.js';
+import { threadsOptionHelp } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
@@ -40,6 +41,7 @@ Policy:
                             organism[:error=<p>,rescue=<r>,kinds=...] (the organism's policy, for
                             organism problems), tiny, a model folder, an OpenAI-compatible server
                             URL, or a scripted policy (.json), as reward-lens search --policy takes
+${threadsOptionHelp} (a local completer model and the judge)
 ${policyOptionsHelp('--completer')}
 
 Labels:
@@ -225,6 +227,7 @@ async function loadJudge(settings: Settings): Promise<{ judge: StepJudge; prm: P
     ...(judgeRecipe ? { recipe: judgeRecipe } : {}),
     backend: judge === 'tiny' ? 'tiny' : 'auto',
     seed: 0,
+    ...(settings.policySettings.threads !== undefined ? { threads: settings.policySettings.threads } : {}),
   });
   return { judge: prmJudge(prm, judgeThreshold!), prm };
 }

@@ -1,3 +1,4 @@
+import { parseThreadsOption } from '../model-options.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
@@ -22,6 +23,7 @@ export const policyOptions = {
   timeout: { type: 'string' },
   concurrency: { type: 'string' },
   retries: { type: 'string' },
+  threads: { type: 'string' },
 } as const;
 
 /** The flags' help; `flag` is the option that names the policy (`--policy`, `--completer`). */
@@ -76,5 +78,6 @@ export function parsePolicySettings(values: PolicyValues, usage: string): Policy
     timeoutMs: integer('timeout', 60_000, 1, 86_400_000),
     concurrency: integer('concurrency', 8, 1, 1024),
     retries: integer('retries', 4, 0, 100),
+    ...(values.threads !== undefined ? { threads: parseThreadsOption(values.threads, usage)! } : {}),
   };
 }

@@ -15,6 +15,8 @@ export interface PolicySettings {
   maxSolutionTokens: number;
   /** The policy model's backend (a local model). */
   backend: string;
+  /** CPU threads a local policy model computes on (absent: every core). */
+  threads?: number;
   /** The prompt, with `{problem}` and `{steps}` (each step followed by the delimiter). */
   template: string;
   /** What ends a step. */
@@ -55,7 +57,11 @@ function samplingOptions(name: string, settings: PolicySettings) {
 }
 
 async function localModelPolicy(model: string | undefined, settings: PolicySettings): Promise<LoadedPolicy> {
-  const loaded = await loadLanguageModel({ ...(model !== undefined ? { model } : {}), backend: model === undefined ? 'tiny' : settings.backend });
+  const loaded = await loadLanguageModel({
+    ...(model !== undefined ? { model } : {}),
+    backend: model === undefined ? 'tiny' : settings.backend,
+    ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+  });
   const generator = createTextGenerator(loaded.backend, loaded.tokenizer, { maxTokens: settings.maxStepTokens });
   return {
     policy: generatorPolicy(generator, samplingOptions(model ?? 'tiny', settings)),

@@ -1,7 +1,7 @@
 import { ProcessRM } from '@reward-lens/core';
 import { meterBackend, type BackendMeter } from '@reward-lens/search';
 import { loadProcessRM } from '../load-process-rm.js';
-import { backendOptionHelp, parseModelChoice } from '../model-options.js';
+import { backendOptionHelp, parseModelChoice, threadsOptionHelp } from '../model-options.js';
 import { UsageError } from '../usage-error.js';
 
 /** The flags that choose the PRM of `search` and `rerank` (`--prm` is `score`'s `--model`). */
@@ -11,6 +11,7 @@ export const prmOptions = {
   recipe: { type: 'string' },
   backend: { type: 'string' },
   seed: { type: 'string' },
+  threads: { type: 'string' },
 } as const;
 
 export const prmOptionsHelp = `  --prm <folder>            the PRM: a Hugging Face-style model folder (config.json,
@@ -20,6 +21,7 @@ export const prmOptionsHelp = `  --prm <folder>            the PRM: a Hugging Fa
   --recipe <name>           how the PRM is read (reward-lens recipes lists them); default:
                             inferred from config.json's architecture
 ${backendOptionHelp}
+${threadsOptionHelp}
   --seed <n>                the seeded tiny PRM instead: random weights from seed n (its scores
                             carry no meaning; not with --prm)`;
 
@@ -31,7 +33,10 @@ export interface LoadedPrm {
 }
 
 /** The PRM the flags name, over a metered backend. */
-export async function loadPrm(values: { prm?: string; model?: string; recipe?: string; backend?: string; seed?: string }, usage: string): Promise<LoadedPrm> {
+export async function loadPrm(
+  values: { prm?: string; model?: string; recipe?: string; backend?: string; seed?: string; threads?: string },
+  usage: string,
+): Promise<LoadedPrm> {
   if (values.prm !== undefined && values.model !== undefined) throw new UsageError('give the PRM once: --prm or --model', usage);
   const choice = parseModelChoice({ ...values, ...(values.prm !== undefined ? { model: values.prm } : {}) }, usage);
   const base = await loadProcessRM(choice);

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
 import {
@@ -13,6 +14,7 @@ import {
   type TrainResult,
 } from '@reward-lens/train';
 import type { Command } from '../command.js';
+import { parseThreadsOption } from '../model-options.js';
 import { checkOutputFolder } from '../output-folder.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
@@ -58,6 +60,10 @@ Training:
                         through a head tied to the embeddings (default 0: off); helps a model
                         trained from scratch learn what a step check needs
   --after-error <how>   ProcessBench steps after the first error: ignore (default) or negative
+  --threads <n>         threads to train on (default: every core, ${availableParallelism()} here); the
+                        weights after each step are the same, bit for bit, for any count
+  --shard-tokens <n>    real tokens per gradient shard (default 256): a batch's gradient is
+                        the sum of its shards', in order; the weights depend on it
 
 Evaluation and checkpoints:
   --held-out <jsonl>    held-out records (default: --held-out-fraction of --data)
@@ -93,6 +99,8 @@ const trainOptions = {
   'all-steps': { type: 'boolean' },
   'lm-weight': { type: 'string' },
   'after-error': { type: 'string' },
+  threads: { type: 'string' },
+  'shard-tokens': { type: 'string' },
   'held-out': { type: 'string' },
   'held-out-fraction': { type: 'string' },
   'evaluate-every': { type: 'string' },
@@ -223,6 +231,8 @@ export const trainCommand: Command = {
         evaluateEvery: integer('evaluate-every'),
         threshold: number('threshold', (value) => value > 0 && value < 1, 'a number between 0 and 1'),
         checkpointEvery: integer('checkpoint-every'),
+        threads: parseThreadsOption(values.threads, trainUsage),
+        shardTokens: integer('shard-tokens'),
         resume: values.resume === true,
         signal: controller.signal,
         onEvent: createProgressBar(streams.stderr),

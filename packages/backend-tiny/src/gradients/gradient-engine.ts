@@ -34,7 +34,7 @@ export interface HvpPass extends GradientPass {
 }
 
 /** The forward pass's record: every block's tape and each read's head tape. */
-interface ForwardRecord {
+export interface ForwardRecord {
   batch: PackedBatch;
   context: PassContext;
   plans: PlannedRead[];
@@ -68,10 +68,10 @@ export class GradientEngine {
 
   /** One forward and one backward pass (the request validated by the caller; no caches). */
   backward(request: PassRequest, readGradients: (reads: readonly ReadResultV1[]) => ReadGradientsV1, targets: GradientTargets): GradientPass {
-    this.#pool.recycle();
-    const record = this.#forward(request, undefined);
+    this.beginPass();
+    const record = this.forwardRecord(request, undefined);
     const seeds = readGradients(record.reads);
-    const gradients = this.#backward(request, record, seeds, targets, undefined);
+    const gradients = this.backwardRecord(request, record, seeds, targets, undefined);
     return { reads: record.reads, gradients: gradients.primal };
   }
 
@@ -83,18 +83,46 @@ export class GradientEngine {
     readHessianProduct: ((reads: readonly ReadResultV1[], tangents: readonly ReadResultV1[]) => ReadGradientsV1) | undefined,
     targets: GradientTargets,
   ): HvpPass {
-    this.#pool.recycle();
-    const record = this.#forward(request, direction);
+    this.beginPass();
+    const record = this.forwardRecord(request, direction);
     const tangentReads = record.tangent!.reads;
     const seeds = readGradients(record.reads);
     const seedTangents = readHessianProduct ? readHessianProduct(record.reads, tangentReads) : undefined;
-    const { primal, tangent } = this.#backward(request, record, seeds, targets, { direction, seedTangents });
+    const { primal, tangent } = this.backwardRecord(request, record, seeds, targets, { direction, seedTangents });
     return { reads: record.reads, gradients: primal, readTangents: tangentReads, hvp: tangent! };
   }
 
-  /** Drops the buffers kept for the next pass. */
-  releaseMemory(): void {
-    this.#pool.clear();
+  /**
+   * Starts a pass over one or more shards: the buffers of the previous pass are reused from
+   * here on, so every record of that pass must be done with.
+   */
+  beginPass(): void {
+    this.#pool.recycle();
+  }
+
+  /**
+   * A shard's forward pass (with tangents along `direction` for an HVP), recorded for its
+   * backward pass: `record.reads` are its reads, `record.tangent?.reads` their tangents. Several
+   * shards' records can be alive at once, until the next `beginPass`.
+   */
+  forwardRecord(request: PassRequest, direction: TangentV1 | undefined): ForwardRecord {
+    return this.#forward(request, direction);
+  }
+
+  /**
+   * A recorded shard's backward pass from `seeds` (and their tangents for an HVP). The
+   * parameters' gradients (and their tangents) are added into `into` when given, buffers by
+   * tensor name that the caller zeroed, else into fresh ones.
+   */
+  backwardRecord(
+    request: PassRequest,
+    record: ForwardRecord,
+    seeds: ReadGradientsV1,
+    targets: GradientTargets,
+    second: { direction: TangentV1; seedTangents: ReadGradientsV1 | undefined } | undefined,
+    into?: { gradients: Map<string, Float32Array>; tangents?: Map<string, Float32Array> },
+  ): { primal: GradientBlocks; tangent?: GradientBlocks } {
+    return this.#backward(request, record, seeds, targets, second, into);
   }
 
   #forward(request: PassRequest, direction: TangentV1 | undefined): ForwardRecord {
@@ -214,12 +242,13 @@ export class GradientEngine {
     seeds: ReadGradientsV1,
     targets: GradientTargets,
     second: { direction: TangentV1; seedTangents: ReadGradientsV1 | undefined } | undefined,
+    into?: { gradients: Map<string, Float32Array>; tangents?: Map<string, Float32Array> },
   ): { primal: GradientBlocks; tangent?: GradientBlocks } {
     const { config, sizes } = this.parameters;
     const { hiddenSize } = config;
     const { batch, context, plans } = record;
-    const gradientBuffers = targets.parameters ? zeroBuffers(sizes) : undefined;
-    const tangentBuffers = second && targets.parameters ? zeroBuffers(sizes) : undefined;
+    const gradientBuffers = targets.parameters ? (into?.gradients ?? zeroBuffers(sizes)) : undefined;
+    const tangentBuffers = second && targets.parameters ? (into?.tangents ?? zeroBuffers(sizes)) : undefined;
     const gradientOf = (name: string) => gradientBuffers?.get(name) ?? null;
     const gradientTangentOf = (name: string) => tangentBuffers?.get(name) ?? null;
     const tangentOf = (name: string) => second?.direction.parameters?.get(name) ?? null;

@@ -8,11 +8,14 @@ import { rmsNorm } from './rms-norm.js';
 import { applyRotary, type RotaryTables } from './rotary-embedding.js';
 
 /**
- * One pre-norm decoder block over every real token of the batch, updating `workspace.hidden`:
- * `x += o_proj(attention(rmsNorm(x)))`, then `x += mlp(rmsNorm(x))`.
- * Each row's new rotated keys and values are written into its cache storage for `layer`.
+ * A pre-norm decoder block, `x += o_proj(attention(rmsNorm(x)))`, then `x += mlp(rmsNorm(x))`,
+ * over a slice's tokens, in two halves: `projectKeysAndValues` writes the slice's rotated keys
+ * and values into its rows' caches; `attendAndMix` reads every key and value its queries see
+ * (other threads' slices of the same rows too) and updates `workspace.hidden`. Threads that
+ * share rows wait for each other between the halves; each token's arithmetic is the same
+ * whoever runs it, so the result does not depend on how the tokens were split.
  */
-export function runDecoderLayer(
+export function projectKeysAndValues(
   config: DecoderConfig,
   kernels: KernelSet,
   rotary: RotaryTables,
@@ -20,8 +23,8 @@ export function runDecoderLayer(
   layer: number,
   workspace: ForwardWorkspace,
 ): void {
-  const { hiddenSize, numHeads, numKvHeads, headDim, intermediateSize, rmsNormEps } = config;
-  const { tokens, hidden, normed, projected, queries, keys, values, attentionOutput } = workspace;
+  const { hiddenSize, numHeads, numKvHeads, headDim, rmsNormEps } = config;
+  const { tokens, hidden, normed, queries, keys, values } = workspace;
   const queryWidth = numHeads * headDim;
   const keyWidth = numKvHeads * headDim;
 
@@ -34,13 +37,22 @@ export function runDecoderLayer(
 
   for (const row of workspace.rows) {
     if (row.count === 0) continue;
-    const cachedKeys = row.storage.keys[layer]!;
-    const cachedValues = row.storage.values[layer]!;
-    const from = row.start * keyWidth;
-    const to = (row.start + row.count) * keyWidth;
-    cachedKeys.set(keys.subarray(from, to), row.pastLength * keyWidth);
-    cachedValues.set(values.subarray(from, to), row.pastLength * keyWidth);
-    attendRow(kernels, config, queries, attentionOutput, row.start, row.count, row.pastLength, cachedKeys, cachedValues, workspace.attention);
+    const from = row.localStart * keyWidth;
+    const to = (row.localStart + row.count) * keyWidth;
+    row.keys[layer]!.set(keys.subarray(from, to), row.pastLength * keyWidth);
+    row.values[layer]!.set(values.subarray(from, to), row.pastLength * keyWidth);
+  }
+}
+
+/** The block's second half over the slice (see `projectKeysAndValues`): attention, its projection, the MLP, both residual adds. */
+export function attendAndMix(config: DecoderConfig, kernels: KernelSet, weights: LayerWeights, layer: number, workspace: ForwardWorkspace): void {
+  const { hiddenSize, numHeads, headDim, intermediateSize, rmsNormEps } = config;
+  const { tokens, hidden, normed, projected, queries, attentionOutput } = workspace;
+  const queryWidth = numHeads * headDim;
+
+  for (const row of workspace.rows) {
+    if (row.count === 0) continue;
+    attendRow(kernels, config, queries, attentionOutput, row.localStart, row.count, row.pastLength, row.keys[layer]!, row.values[layer]!, workspace.attention);
   }
   kernels.matmulTransposed(projected, attentionOutput, weights.outputWeight, tokens, queryWidth, hiddenSize);
   addInPlace(hidden, projected, tokens * hiddenSize);

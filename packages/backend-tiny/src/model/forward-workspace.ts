@@ -1,22 +1,26 @@
 import type { DecoderConfig } from '@reward-lens/core';
-import type { KvStorage } from '../kv-cache.js';
 import { createAttentionScratch, type AttentionScratch } from './attention.js';
 import { createMlpScratch, type MlpScratch } from './mlp.js';
 
-/** One row's real tokens inside the batch-wide token buffers. */
-export interface RowSegment {
-  /** Index of the row's first real token among all real tokens of the batch. */
-  start: number;
+/**
+ * One row's tokens within a slice of the packed batch: where they sit in the slice, and the
+ * row's key/value cache buffers (per layer, `[capacity, numKvHeads * headDim]`), which hold the
+ * row's tokens before the slice's and receive the slice's.
+ */
+export interface SliceRow {
+  /** Index of the row's first token in the slice among the slice's tokens. */
+  localStart: number;
   count: number;
-  /** Cached tokens before this row's first token (the position id of that token). */
+  /** Tokens of the row before its first token in the slice (cached ones included): that token's cache position. */
   pastLength: number;
-  /** Holds the past and receives this row's keys and values at `pastLength..`. */
-  storage: KvStorage;
+  keys: Float32Array[];
+  values: Float32Array[];
 }
 
 /**
- * Buffers of one forward pass, allocated once for it. All real tokens of the batch are packed
- * into `[tokens, width]` buffers (padding cells never enter); only attention looks at rows.
+ * Buffers of one thread's part of a forward pass, allocated once for it. The slice's real
+ * tokens are packed into `[tokens, width]` buffers (padding cells never enter); only attention
+ * looks at rows.
  */
 export interface ForwardWorkspace {
   tokens: number;
@@ -31,12 +35,12 @@ export interface ForwardWorkspace {
   values: Float32Array;
   attentionOutput: Float32Array;
   positionIds: Int32Array;
-  rows: RowSegment[];
+  rows: readonly SliceRow[];
   attention: AttentionScratch;
   mlp: MlpScratch;
 }
 
-export function createForwardWorkspace(config: DecoderConfig, rows: RowSegment[], positionIds: Int32Array): ForwardWorkspace {
+export function createForwardWorkspace(config: DecoderConfig, rows: readonly SliceRow[], positionIds: Int32Array): ForwardWorkspace {
   const tokens = positionIds.length;
   const { hiddenSize, numHeads, numKvHeads, headDim } = config;
   const longestRow = rows.reduce((longest, row) => Math.max(longest, row.pastLength + row.count), 1);

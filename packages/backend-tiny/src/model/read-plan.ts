@@ -8,11 +8,21 @@ export interface PlannedRead {
   request: ReadRequestV1;
   /** Layers run before the read: 0 = embeddings. A head read applies the final norm and head here. */
   layer: number;
-  /** Packed token indices of every requested position, row after row. */
+  /** Packed token indices of every requested position, row after row (the read's entries). */
   tokenIndices: Int32Array;
   /** Requested positions per row. */
   counts: number[];
-  result: ReadResultV1;
+  width: number;
+}
+
+/** What a read computes at a token, without its positions: what a thread needs to serve its part. */
+export type SliceReadKind = { kind: 'hidden' } | { kind: 'head'; head: string; columns?: readonly number[] };
+
+/** A read's part in one slice of the packed tokens: the slice's tokens among its entries, in entry order, as slice-local indices. */
+export interface SliceRead {
+  layer: number;
+  what: SliceReadKind;
+  tokens: Int32Array;
 }
 
 /**
@@ -31,32 +41,73 @@ export function planReads(reads: readonly ReadRequestV1[], packedIndex: Int32Arr
     });
     const width = request.kind === 'hidden' ? hiddenSize : (request.columns?.length ?? weights.heads.get(request.head)!.width);
     const layer = request.kind === 'hidden' ? request.layer : (request.layer ?? numLayers);
-    return { request, layer, tokenIndices, counts, result: { width, values: [] } };
+    return { request, layer, tokenIndices, counts, width };
   });
 }
 
-/** Fills the results of every read taken after `layer` layers, given that stream. */
-export function serveReads(plans: readonly PlannedRead[], layer: number, stream: Float32Array, weights: DecoderWeights, kernels: KernelSet): void {
+/** Each read's entries among the packed tokens `start..end`, as that slice's local indices. */
+export function sliceReads(plans: readonly PlannedRead[], start: number, end: number): SliceRead[] {
+  return plans.map(({ request, layer, tokenIndices }) => {
+    const tokens: number[] = [];
+    for (const token of tokenIndices) if (token >= start && token < end) tokens.push(token - start);
+    const what: SliceReadKind =
+      request.kind === 'hidden' ? { kind: 'hidden' } : { kind: 'head', head: request.head, ...(request.columns ? { columns: request.columns } : {}) };
+    return { layer, what, tokens: Int32Array.from(tokens) };
+  });
+}
+
+/** Computes every slice read taken after `layer` layers from the slice's stream: `[tokens, width]` each, into `results`. */
+export function serveSliceReads(
+  reads: readonly SliceRead[],
+  results: Float32Array[],
+  layer: number,
+  stream: Float32Array,
+  weights: DecoderWeights,
+  kernels: KernelSet,
+): void {
   const { hiddenSize } = weights.config;
-  for (const plan of plans) {
-    if (plan.layer !== layer) continue;
-    const { request, tokenIndices } = plan;
-    let packed: Float32Array;
-    if (request.kind === 'hidden') {
-      packed = new Float32Array(tokenIndices.length * hiddenSize);
-      tokenIndices.forEach((token, index) => {
-        packed.set(stream.subarray(token * hiddenSize, (token + 1) * hiddenSize), index * hiddenSize);
-      });
+  reads.forEach((read, index) => {
+    if (read.layer !== layer) return;
+    const { what, tokens } = read;
+    if (what.kind === 'hidden') {
+      const packed = new Float32Array(tokens.length * hiddenSize);
+      tokens.forEach((token, entry) => packed.set(stream.subarray(token * hiddenSize, (token + 1) * hiddenSize), entry * hiddenSize));
+      results[index] = packed;
     } else {
-      const head = weights.heads.get(request.head)!;
-      packed = applyHead(kernels, head, stream, hiddenSize, tokenIndices, request.columns);
+      results[index] = applyHead(kernels, weights.heads.get(what.head)!, stream, hiddenSize, tokens, what.columns);
     }
-    const { width } = plan.result;
+  });
+}
+
+/**
+ * The reads of a request from its slices' results: `ranges[k]` is slice k's packed token range,
+ * `results[k][read]` its values for that read's entries in the range, in entry order.
+ */
+export function assembleReads(
+  plans: readonly PlannedRead[],
+  ranges: readonly (readonly [number, number])[],
+  results: readonly (readonly Float32Array[])[],
+): ReadResultV1[] {
+  return plans.map((plan, index) => {
+    const { width, tokenIndices, counts } = plan;
+    let packed: Float32Array;
+    if (ranges.length === 1) {
+      packed = results[0]![index]!;
+    } else {
+      packed = new Float32Array(tokenIndices.length * width);
+      const taken = new Array<number>(ranges.length).fill(0);
+      tokenIndices.forEach((token, entry) => {
+        const slice = ranges.findIndex(([start, end]) => token >= start && token < end);
+        const next = taken[slice]!++;
+        packed.set(results[slice]![index]!.subarray(next * width, (next + 1) * width), entry * width);
+      });
+    }
     let offset = 0;
-    plan.result.values = plan.counts.map((count) => {
-      const values = packed.slice(offset * width, (offset + count) * width);
+    const values = counts.map((count) => {
+      const rowValues = packed.slice(offset * width, (offset + count) * width);
       offset += count;
-      return values;
+      return rowValues;
     });
-  }
+    return { width, values };
+  });
 }

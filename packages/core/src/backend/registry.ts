@@ -1,4 +1,5 @@
 import { BackendResolutionError, type SkippedBackend } from '../errors/backend-resolution-error.js';
+import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
 import { processWide } from '../process-wide.js';
 import { unsupportedSourceReason, type ModelSource } from './model-source.js';
@@ -7,6 +8,12 @@ import type { BackendV1 } from './v1/backend-v1.js';
 export interface BackendCreateOptions {
   /** Per-backend settings, under the backend's name (e.g. `{ 'onnx-node': { intraOpThreads: 1 } }`). */
   settings?: Record<string, unknown>;
+  /**
+   * CPU threads the backend may compute on: one meaning for every backend (backend-tiny's worker
+   * threads, onnxruntime's intra-op threads); a backend's own setting for it wins. Absent: each
+   * backend's default (every core). A backend that cannot use more says so in its description.
+   */
+  threads?: number;
   /** Set by `resolveBackend`: the user named this backend (rather than `'auto'` choosing it). */
   requestedByName?: boolean;
 }
@@ -73,6 +80,7 @@ export function backendCandidates(requested: string, available: readonly Backend
  * falling back in priority order. Throws one error listing every candidate and its reason.
  */
 export async function resolveBackend(requested: string, source: ModelSource, options: BackendCreateOptions = {}): Promise<ResolvedBackend> {
+  checkThreads(options.threads);
   const all = registeredBackends();
   const candidates = backendCandidates(requested, all);
   const skipped: SkippedBackend[] = [];
@@ -112,4 +120,16 @@ export async function resolveBackend(requested: string, source: ModelSource, opt
     }
   }
   throw new BackendResolutionError(requested, skipped, lastError === undefined ? undefined : { cause: lastError });
+}
+
+/** `threads` is a positive integer when given: checked before any backend is tried. */
+export function checkThreads(threads: number | undefined): void {
+  if (threads !== undefined && !(Number.isSafeInteger(threads) && threads >= 1)) {
+    throw new InvalidInputError(`threads must be a positive integer, got ${threads}`);
+  }
+}
+
+/** What `resolveBackend` gets from loading options: the per-backend settings and the thread count. */
+export function backendCreateOptions(options: { backendSettings?: Record<string, unknown>; threads?: number }): BackendCreateOptions {
+  return { ...(options.backendSettings ? { settings: options.backendSettings } : {}), ...(options.threads !== undefined ? { threads: options.threads } : {}) };
 }

@@ -6,3 +6,4 @@ export { BackendContractError } from './backend-contract-error.js';
 export { ModelLoadError } from './model-load-error.js';
 export { SequenceTooLongError } from './sequence-too-long-error.js';
 export { NonFiniteOutputError } from './non-finite-output-error.js';
+export { BackendWorkerError } from './backend-worker-error.js';

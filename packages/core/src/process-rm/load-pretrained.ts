@@ -1,5 +1,5 @@
 import { readsWeightsOverGraph } from '../backend/folder-source-choice.js';
-import { resolveBackend, type ResolvedBackend } from '../backend/registry.js';
+import { backendCreateOptions, checkThreads, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { readJsonFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
 import { inferRecipe } from '../recipes/infer-recipe.js';
@@ -17,6 +17,8 @@ export interface PretrainedOptions {
   backend?: string;
   /** Per-backend settings, under the backend's name. */
   backendSettings?: Record<string, unknown>;
+  /** CPU threads to compute on, whatever the backend (see `BackendCreateOptions.threads`); default every core. */
+  threads?: number;
   /** A sliding window shorter than the positions: refused (default), or positions limited to it (see `DecoderConfigFromHfOptions`). */
   slidingWindow?: 'refuse' | 'limit-positions';
 }
@@ -36,6 +38,7 @@ export async function loadPretrained(folder: string, options: PretrainedOptions)
  * and resolves a backend for it: the one loader behind `fromPretrained` and `fromFiles`.
  */
 export async function loadPretrainedFiles(files: ModelFiles, options: PretrainedOptions): Promise<LoadedPretrained> {
+  checkThreads(options.threads);
   const notes: string[] = [];
   let recipe: ReadingRecipe;
   if (options.recipe !== undefined) {
@@ -65,7 +68,7 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
       file: files.describe('tokenizer.json'),
     });
   }
-  const resolved = await resolveBackend(backend, contents.source, options.backendSettings ? { settings: options.backendSettings } : {});
+  const resolved = await resolveBackend(backend, contents.source, backendCreateOptions(options));
   return {
     ...resolved,
     notes: [...resolved.notes, ...notes, ...contents.notes],

@@ -1,4 +1,4 @@
-import { registeredBackends, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
+import { backendCreateOptions, registeredBackends, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
 import { BackendResolutionError } from '../errors/backend-resolution-error.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
@@ -15,6 +15,8 @@ export interface TinyModelOptions {
   backend?: string;
   /** Per-backend settings, under the backend's name. */
   backendSettings?: Record<string, unknown>;
+  /** CPU threads to compute on (see `BackendCreateOptions.threads`); default every core. */
+  threads?: number;
 }
 
 // A variable specifier keeps bundlers from resolving the optional package at build time.
@@ -53,7 +55,7 @@ export async function loadTinyModel(options: TinyModelOptions): Promise<Resolved
       model,
       description: `the seeded tiny model (seed ${seed}, hidden ${config.hiddenSize}, ${config.numLayers} layers; random weights: scores carry no meaning)`,
     },
-    options.backendSettings ? { settings: options.backendSettings } : {},
+    backendCreateOptions(options),
   );
   return { ...resolved, tokenizer: createByteBpeTokenizer() };
 }

@@ -37,6 +37,7 @@ export function createProgressBar(stream: ProgressStream, options: { width?: num
           `training ${event.parameters.toLocaleString('en-US')} parameters for ${event.totalSteps} steps` +
             (event.resumedFrom ? `, resumed at step ${event.step} from ${event.resumedFrom}` : ''),
         );
+        line(`  on backend-tiny: ${event.backend}`);
         for (const note of event.notes) line(`  note: ${note}`);
         return;
       case 'step': {

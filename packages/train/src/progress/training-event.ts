@@ -2,7 +2,16 @@ import type { HeldOutMetrics } from '../evaluation/evaluate-held-out.js';
 
 /** What a training run reports as it goes (to a progress bar, a log, a test). */
 export type TrainingEvent =
-  | { kind: 'start'; step: number; totalSteps: number; parameters: number; resumedFrom: string | null; notes: string[] }
+  | {
+      kind: 'start';
+      step: number;
+      totalSteps: number;
+      parameters: number;
+      resumedFrom: string | null;
+      notes: string[];
+      /** What runs it: backend-tiny's description (its kernels and threads). */
+      backend: string;
+    }
   | {
       kind: 'step';
       /** Steps completed. */

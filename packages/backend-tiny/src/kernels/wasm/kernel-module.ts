@@ -4,6 +4,7 @@ import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
 import { addAttendValues } from './attention-values-simd.js';
 import { addMatmul } from './matmul-simd.js';
 import { addMatmulUntransposed } from './matmul-untransposed-simd.js';
+import { MAXIMUM_WASM_PAGES } from './wasm-heap.js';
 import { WasmModuleBuilder } from './wasm-module-builder.js';
 
 /** The kernel module's functions: byte addresses into the imported `env.memory`. */
@@ -20,6 +21,7 @@ export interface KernelModuleExports {
     xStride: number,
     wStride: number,
     rowBlock: number,
+    columnBlock: number,
   ): void;
   softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
@@ -44,9 +46,13 @@ export interface KernelModuleExports {
   ): void;
 }
 
-/** The binary of the kernel module (a few kilobytes), emitted from the functions' builders. */
-export function buildKernelModule(): Uint8Array<ArrayBuffer> {
-  const builder = new WasmModuleBuilder().importMemory('env', 'memory', 1);
+/**
+ * The binary of the kernel module (a few kilobytes), emitted from the functions' builders. With
+ * `sharedMemory`, it imports a shared memory (of up to 4 GiB), which instances on several
+ * threads import at once; the code is the same.
+ */
+export function buildKernelModule(options: { sharedMemory?: boolean } = {}): Uint8Array<ArrayBuffer> {
+  const builder = new WasmModuleBuilder().importMemory('env', 'memory', 1, options.sharedMemory ? { maximumPages: MAXIMUM_WASM_PAGES } : undefined);
   addMatmul(builder);
   addSoftmaxRows(builder);
   addAttendValues(builder);
@@ -58,20 +64,28 @@ export function buildKernelModule(): Uint8Array<ArrayBuffer> {
   return builder.toBytes();
 }
 
-type CompiledKernelModule = { module: WebAssembly.Module } | { unavailable: string };
+export type CompiledKernelModule = { module: WebAssembly.Module } | { unavailable: string };
 
-let compiled: CompiledKernelModule | undefined;
-let compiledAsynchronously: Promise<CompiledKernelModule> | undefined;
+/** Which memory the module imports: its own (unshared), or a shared one several threads import. */
+export type KernelMemoryKind = 'unshared' | 'shared';
+
+const compiled = new Map<KernelMemoryKind, CompiledKernelModule>();
+const compiledAsynchronously = new Map<KernelMemoryKind, Promise<CompiledKernelModule>>();
 
 /**
  * The compiled kernel module, or why this platform cannot run it (no WebAssembly, no
- * fixed-width SIMD, or synchronous compilation refused, as on some browsers' main thread).
- * Validating the very module that will run, rather than a probe, means "available" cannot
- * disagree with "compiles". Emitted, validated and compiled once a process.
+ * fixed-width SIMD, no shared memory for `'shared'`, or synchronous compilation refused, as on
+ * some browsers' main thread). Validating the very module that will run, rather than a probe,
+ * means "available" cannot disagree with "compiles". Emitted, validated and compiled once a
+ * process per memory kind.
  */
-export function compiledKernelModule(): CompiledKernelModule {
-  compiled ??= compile();
-  return compiled;
+export function compiledKernelModule(memory: KernelMemoryKind = 'unshared'): CompiledKernelModule {
+  let module = compiled.get(memory);
+  if (module === undefined) {
+    module = compile(memory);
+    compiled.set(memory, module);
+  }
+  return module;
 }
 
 /**
@@ -79,22 +93,29 @@ export function compiledKernelModule(): CompiledKernelModule {
  * size (Chromium before 115 refused synchronous compilation there above 4 KB). Reuses a module
  * already compiled synchronously; compiled once a process otherwise.
  */
-export function compiledKernelModuleAsync(): Promise<CompiledKernelModule> {
-  compiledAsynchronously ??= compiled !== undefined && 'module' in compiled ? Promise.resolve(compiled) : compileAsync();
-  return compiledAsynchronously;
+export function compiledKernelModuleAsync(memory: KernelMemoryKind = 'unshared'): Promise<CompiledKernelModule> {
+  let module = compiledAsynchronously.get(memory);
+  if (module === undefined) {
+    const synchronous = compiled.get(memory);
+    module = synchronous !== undefined && 'module' in synchronous ? Promise.resolve(synchronous) : compileAsync(memory);
+    compiledAsynchronously.set(memory, module);
+  }
+  return module;
 }
 
 /** The module's bytes once validated, or why this platform cannot run them. */
-function validatedBytes(): { bytes: Uint8Array<ArrayBuffer> } | { unavailable: string } {
+function validatedBytes(memory: KernelMemoryKind): { bytes: Uint8Array<ArrayBuffer> } | { unavailable: string } {
   if (typeof WebAssembly !== 'object') return { unavailable: 'no WebAssembly on this platform' };
-  const bytes = buildKernelModule();
-  return WebAssembly.validate(bytes) ? { bytes } : { unavailable: 'no WebAssembly SIMD on this platform' };
+  if (memory === 'shared' && !WebAssembly.validate(buildKernelModule())) return { unavailable: 'no WebAssembly SIMD on this platform' };
+  const bytes = buildKernelModule({ sharedMemory: memory === 'shared' });
+  if (WebAssembly.validate(bytes)) return { bytes };
+  return { unavailable: memory === 'shared' ? 'no shared WebAssembly memory on this platform' : 'no WebAssembly SIMD on this platform' };
 }
 
 const compileFailure = (error: unknown) => ({ unavailable: `the kernel module did not compile: ${error instanceof Error ? error.message : String(error)}` });
 
-function compile(): CompiledKernelModule {
-  const validated = validatedBytes();
+function compile(memory: KernelMemoryKind): CompiledKernelModule {
+  const validated = validatedBytes(memory);
   if ('unavailable' in validated) return validated;
   try {
     return { module: new WebAssembly.Module(validated.bytes) };
@@ -103,8 +124,8 @@ function compile(): CompiledKernelModule {
   }
 }
 
-async function compileAsync(): Promise<CompiledKernelModule> {
-  const validated = validatedBytes();
+async function compileAsync(memory: KernelMemoryKind): Promise<CompiledKernelModule> {
+  const validated = validatedBytes(memory);
   if ('unavailable' in validated) return validated;
   try {
     return { module: await WebAssembly.compile(validated.bytes) };

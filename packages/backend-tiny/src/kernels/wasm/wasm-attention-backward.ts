@@ -1,6 +1,6 @@
 import type { AttentionShape } from '../kernel-set.js';
 import type { KernelModuleExports } from './kernel-module.js';
-import { matmulRowBlock } from './matmul-simd.js';
+import { matmulColumnBlock, matmulRowBlock } from './matmul-simd.js';
 import { GEMM_ROW_BLOCK, gemmDepthBlock } from './matmul-untransposed-simd.js';
 import type { WasmHeap } from './wasm-heap.js';
 
@@ -33,17 +33,17 @@ export function attentionBackwardInWasm(
   const headsPerKvHead = numHeads / numKvHeads;
   const scale = 1 / Math.sqrt(headDim);
 
-  const scratch = heap.scratch();
-  const q = scratch.place(count * queryWidth);
-  const k = scratch.place(count * keyWidth);
-  const v = scratch.place(count * keyWidth);
-  const dO = scratch.place(count * queryWidth);
-  const dQ = scratch.place(count * queryWidth);
-  const dK = scratch.place(count * keyWidth);
-  const dV = scratch.place(count * keyWidth);
-  const p = scratch.place(count * count);
-  const dS = scratch.place(count * count);
-  scratch.done();
+  const [q, k, v, dO, dQ, dK, dV, p, dS] = heap.scratch([
+    count * queryWidth,
+    count * keyWidth,
+    count * keyWidth,
+    count * queryWidth,
+    count * queryWidth,
+    count * keyWidth,
+    count * keyWidth,
+    count * count,
+    count * count,
+  ]) as [number, number, number, number, number, number, number, number, number];
   heap.write(q, queries.subarray(start * queryWidth, (start + count) * queryWidth));
   heap.write(k, keys.subarray(start * keyWidth, (start + count) * keyWidth));
   heap.write(v, values.subarray(start * keyWidth, (start + count) * keyWidth));
@@ -53,14 +53,15 @@ export function attentionBackwardInWasm(
 
   const square = count * 4;
   const rowBlock = matmulRowBlock(headDim);
+  const columnBlock = matmulColumnBlock(headDim);
   const depthBlock = gemmDepthBlock(headDim);
   for (let head = 0; head < numHeads; head++) {
     const queryOffset = head * headDim * 4;
     const kvOffset = Math.floor(head / headsPerKvHead) * headDim * 4;
-    kernels.matmul(p, q + queryOffset, k + kvOffset, 0, count, headDim, count, square, queryWidth * 4, keyWidth * 4, rowBlock);
+    kernels.matmul(p, q + queryOffset, k + kvOffset, 0, count, headDim, count, square, queryWidth * 4, keyWidth * 4, rowBlock, columnBlock);
     kernels.softmaxRows(p, count, square, 1, scale);
     kernels.maskAboveDiagonal(p, count, square);
-    kernels.matmul(dS, dO + queryOffset, v + kvOffset, 0, count, headDim, count, square, queryWidth * 4, keyWidth * 4, rowBlock);
+    kernels.matmul(dS, dO + queryOffset, v + kvOffset, 0, count, headDim, count, square, queryWidth * 4, keyWidth * 4, rowBlock, columnBlock);
     // dV += Pᵀ·dO (a sum over the queries), then dS from dP, dQ = dS·K, dK += dSᵀ·Q.
     kernels.gemm(dV + kvOffset, p, dO + queryOffset, count, count, headDim, 4, square, queryWidth * 4, keyWidth * 4, 1, depthBlock, GEMM_ROW_BLOCK);
     kernels.causalSoftmaxBackward(dS, p, count, square, scale);

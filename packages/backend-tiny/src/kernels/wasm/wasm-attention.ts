@@ -1,6 +1,6 @@
 import type { AttentionShape } from '../kernel-set.js';
 import type { KernelModuleExports } from './kernel-module.js';
-import { matmulRowBlock } from './matmul-simd.js';
+import { matmulColumnBlock, matmulRowBlock } from './matmul-simd.js';
 import type { WasmHeap } from './wasm-heap.js';
 
 /**
@@ -37,18 +37,19 @@ export function attendRowInWasm(
   const totalKeys = pastLength + tokenCount;
   const scale = 1 / Math.sqrt(headDim);
 
-  const scratch = heap.scratch();
-  const queryAddress = scratch.place(tokenCount * queryWidth);
-  const keyAddress = scratch.place(totalKeys * keyWidth);
-  const valueAddress = scratch.place(totalKeys * keyWidth);
-  const scoreAddress = scratch.place(Math.min(QUERY_BLOCK, tokenCount) * totalKeys);
-  const outputAddress = scratch.place(tokenCount * queryWidth);
-  scratch.done();
+  const [queryAddress, keyAddress, valueAddress, scoreAddress, outputAddress] = heap.scratch([
+    tokenCount * queryWidth,
+    totalKeys * keyWidth,
+    totalKeys * keyWidth,
+    Math.min(QUERY_BLOCK, tokenCount) * totalKeys,
+    tokenCount * queryWidth,
+  ]) as [number, number, number, number, number];
   heap.write(queryAddress, queries.subarray(queryStart * queryWidth, (queryStart + tokenCount) * queryWidth));
   heap.write(keyAddress, keys, totalKeys * keyWidth);
   heap.write(valueAddress, values, totalKeys * keyWidth);
 
   const rowBlock = matmulRowBlock(headDim);
+  const columnBlock = matmulColumnBlock(headDim);
   for (let head = 0; head < numHeads; head++) {
     const kvOffset = Math.floor(head / headsPerKvHead) * headDim * 4;
     for (let blockStart = 0; blockStart < tokenCount; blockStart += QUERY_BLOCK) {
@@ -68,6 +69,7 @@ export function attendRowInWasm(
         queryWidth * 4,
         keyWidth * 4,
         rowBlock,
+        columnBlock,
       );
       kernels.softmaxRows(scoreAddress, blockSize, keyCount * 4, firstVisible, scale);
       kernels.attendValues(

@@ -49,9 +49,14 @@ export class WasmModuleBuilder {
   #functions: FunctionDefinition[] = [];
   #exports: number[][] = [];
 
-  /** Imports a linear memory `module.name` of at least `initialPages` 64 KiB pages. */
-  importMemory(module: string, name: string, initialPages: number): this {
-    this.#imports.push([...encodeName(module), ...encodeName(name), externalKind.memory, 0x00, ...unsignedLeb128(initialPages)]);
+  /**
+   * Imports a linear memory `module.name` of at least `initialPages` 64 KiB pages. With `shared`
+   * (the threads feature), a shared memory of at most `shared.maximumPages` pages: one that
+   * several threads' instances import at once.
+   */
+  importMemory(module: string, name: string, initialPages: number, shared?: { maximumPages: number }): this {
+    const limits = shared ? [0x03, ...unsignedLeb128(initialPages), ...unsignedLeb128(shared.maximumPages)] : [0x00, ...unsignedLeb128(initialPages)];
+    this.#imports.push([...encodeName(module), ...encodeName(name), externalKind.memory, ...limits]);
     return this;
   }
 

@@ -1,6 +1,6 @@
 import type { AttentionShape, KernelSet } from '../kernel-set.js';
 import { compiledKernelModule, compiledKernelModuleAsync, type KernelModuleExports } from './kernel-module.js';
-import { matmulRowBlock } from './matmul-simd.js';
+import { matmulColumnBlock, matmulRowBlock } from './matmul-simd.js';
 import { GEMM_ROW_BLOCK, gemmDepthBlock } from './matmul-untransposed-simd.js';
 import { attendRowInWasm } from './wasm-attention.js';
 import { attentionBackwardInWasm } from './wasm-attention-backward.js';
@@ -29,7 +29,12 @@ export async function wasmSimdUnavailableReasonAsync(): Promise<string | null> {
  * `inDim = 4096`), and `exp` (softmax, SiLU) is a polynomial within 2e-7. Each output has one
  * fixed order of operations, so a row's results depend on that row alone, bit for bit.
  */
-class WasmSimdKernels implements KernelSet {
+/** The WebAssembly SIMD set, with its heap: where a weight store places the weights (backend-internal). */
+export interface WasmSimdKernelSet extends KernelSet {
+  readonly heap: WasmHeap;
+}
+
+class WasmSimdKernels implements WasmSimdKernelSet {
   readonly name = 'wasm-simd';
   readonly #heap: WasmHeap;
   readonly #kernels: KernelModuleExports;
@@ -38,6 +43,10 @@ class WasmSimdKernels implements KernelSet {
   constructor(heap: WasmHeap, instance: WebAssembly.Instance) {
     this.#heap = heap;
     this.#kernels = instance.exports as unknown as KernelModuleExports;
+  }
+
+  get heap(): WasmHeap {
+    return this.#heap;
   }
 
   prepareWeights(weights: Float32Array): void {
@@ -51,24 +60,57 @@ class WasmSimdKernels implements KernelSet {
   matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
     if (rows === 0 || outDim === 0) return;
     const heap = this.#heap;
-    const scratch = heap.scratch();
     // Resident weights are read where they are; anything else is copied into scratch.
-    const copies: [address: number, array: Float32Array, length: number][] = [];
-    const locate = (array: Float32Array, length: number) => {
+    const operands = this.#locate(
+      [
+        [x, rows * inDim],
+        [w, outDim * inDim],
+        [bias, outDim],
+      ],
+      rows * outDim,
+    );
+    const [xAddress, wAddress, biasAddress, outAddress] = operands;
+    this.#kernels.matmul(
+      outAddress!,
+      xAddress!,
+      wAddress!,
+      biasAddress!,
+      rows,
+      inDim,
+      outDim,
+      outDim * 4,
+      inDim * 4,
+      inDim * 4,
+      matmulRowBlock(inDim),
+      matmulColumnBlock(inDim),
+    );
+    heap.read(outAddress!, rows * outDim, out);
+  }
+
+  /**
+   * Addresses of each operand (0 for an absent one; a resident array where it is; others copied
+   * into scratch), then of an output of `outputFloats` in scratch.
+   */
+  #locate(operands: readonly [array: Float32Array | undefined, length: number][], outputFloats: number): number[] {
+    const heap = this.#heap;
+    const sizes: number[] = [];
+    const copied: [index: number, array: Float32Array, length: number][] = [];
+    const addresses = operands.map(([array, length], index) => {
+      if (array === undefined) return 0;
       const resident = heap.residentAddress(array);
       if (resident !== undefined) return resident;
-      const address = scratch.place(length);
-      copies.push([address, array, length]);
-      return address;
-    };
-    const xAddress = locate(x, rows * inDim);
-    const wAddress = locate(w, outDim * inDim);
-    const biasAddress = bias === undefined ? 0 : locate(bias, outDim);
-    const outAddress = scratch.place(rows * outDim);
-    scratch.done();
-    for (const [address, array, length] of copies) heap.write(address, array, length);
-    this.#kernels.matmul(outAddress, xAddress, wAddress, biasAddress, rows, inDim, outDim, outDim * 4, inDim * 4, inDim * 4, matmulRowBlock(inDim));
-    heap.read(outAddress, rows * outDim, out);
+      copied.push([index, array, length]);
+      sizes.push(length);
+      return -1;
+    });
+    sizes.push(outputFloats);
+    const placed = heap.scratch(sizes);
+    copied.forEach(([index, array, length], slot) => {
+      addresses[index] = placed[slot]!;
+      heap.write(placed[slot]!, array, length);
+    });
+    addresses.push(placed[placed.length - 1]!);
+    return addresses;
   }
 
   matmul(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, accumulate = false): void {
@@ -97,20 +139,13 @@ class WasmSimdKernels implements KernelSet {
       return;
     }
     const heap = this.#heap;
-    const scratch = heap.scratch();
-    const copies: [address: number, array: Float32Array, length: number][] = [];
-    const locate = (array: Float32Array, length: number) => {
-      const resident = heap.residentAddress(array);
-      if (resident !== undefined) return resident;
-      const address = scratch.place(length);
-      copies.push([address, array, length]);
-      return address;
-    };
-    const aAddress = locate(a, rows * depth);
-    const bAddress = locate(b, depth * columns);
-    const outAddress = scratch.place(rows * columns);
-    scratch.done();
-    for (const [address, array, length] of copies) heap.write(address, array, length);
+    const [aAddress, bAddress, outAddress] = this.#locate(
+      [
+        [a, rows * depth],
+        [b, depth * columns],
+      ],
+      rows * columns,
+    ) as [number, number, number];
     if (accumulate) heap.write(outAddress, out, rows * columns);
     this.#kernels.gemm(
       outAddress,
@@ -132,10 +167,7 @@ class WasmSimdKernels implements KernelSet {
 
   gatedSilu(gate: Float32Array, up: Float32Array, count: number): void {
     const heap = this.#heap;
-    const scratch = heap.scratch();
-    const gateAddress = scratch.place(count);
-    const upAddress = scratch.place(count);
-    scratch.done();
+    const [gateAddress, upAddress] = heap.scratch([count, count]) as [number, number];
     heap.write(gateAddress, gate, count);
     heap.write(upAddress, up, count);
     this.#kernels.gatedSilu(gateAddress, upAddress, count);
@@ -144,15 +176,19 @@ class WasmSimdKernels implements KernelSet {
 
   gatedSiluBackward(dGate: Float32Array, dUp: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, count: number): void {
     const heap = this.#heap;
-    const scratch = heap.scratch();
-    const [dGateAddress, dUpAddress, dhAddress, gateAddress, upAddress] = [0, 1, 2, 3, 4].map(() => scratch.place(count));
-    scratch.done();
-    heap.write(dhAddress!, dh, count);
-    heap.write(gateAddress!, gate, count);
-    heap.write(upAddress!, up, count);
-    this.#kernels.gatedSiluBackward(dGateAddress!, dUpAddress!, dhAddress!, gateAddress!, upAddress!, count);
-    heap.read(dGateAddress!, count, dGate);
-    heap.read(dUpAddress!, count, dUp);
+    const [dGateAddress, dUpAddress, dhAddress, gateAddress, upAddress] = heap.scratch([count, count, count, count, count]) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    heap.write(dhAddress, dh, count);
+    heap.write(gateAddress, gate, count);
+    heap.write(upAddress, up, count);
+    this.#kernels.gatedSiluBackward(dGateAddress, dUpAddress, dhAddress, gateAddress, upAddress, count);
+    heap.read(dGateAddress, count, dGate);
+    heap.read(dUpAddress, count, dUp);
   }
 
   attentionBackwardRow(
@@ -187,6 +223,11 @@ class WasmSimdKernels implements KernelSet {
 export interface WasmSimdKernelOptions {
   /** A cap on the set's memory in bytes (default: the engine's limit). */
   maximumBytes?: number | undefined;
+  /**
+   * A shared memory (see `sharedWasmMemoryAvailable`): the set's weights can then be adopted by
+   * sets on other threads (`wasmSimdKernelsOver`) instead of copied.
+   */
+  shared?: boolean | undefined;
 }
 
 /**
@@ -196,9 +237,9 @@ export interface WasmSimdKernelOptions {
  * Compiles and instantiates synchronously, which some browsers refuse on the main thread for
  * this module: use `createWasmSimdKernelsAsync` there.
  */
-export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): KernelSet {
-  const module = moduleOrThrow(compiledKernelModule());
-  const heap = new WasmHeap(options.maximumBytes);
+export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): WasmSimdKernelSet {
+  const module = moduleOrThrow(compiledKernelModule(memoryKind(options)));
+  const heap = new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
   return new WasmSimdKernels(heap, new WebAssembly.Instance(module, importsOver(heap)));
 }
 
@@ -206,11 +247,28 @@ export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): Kern
  * The same set, compiled and instantiated asynchronously, as a browser's main thread allows.
  * Throws where `wasmSimdUnavailableReasonAsync()` gives a reason.
  */
-export async function createWasmSimdKernelsAsync(options: WasmSimdKernelOptions = {}): Promise<KernelSet> {
-  const module = moduleOrThrow(await compiledKernelModuleAsync());
-  const heap = new WasmHeap(options.maximumBytes);
+export async function createWasmSimdKernelsAsync(options: WasmSimdKernelOptions = {}): Promise<WasmSimdKernelSet> {
+  const module = moduleOrThrow(await compiledKernelModuleAsync(memoryKind(options)));
+  const heap = new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
   return new WasmSimdKernels(heap, await WebAssembly.instantiate(module, importsOver(heap)));
 }
+
+/**
+ * Another thread's kernel set over a shared memory a set made with `shared: true` laid out:
+ * `module` is the shared-memory kernel module (`WebAssembly.Module`s pass between threads),
+ * and the weights are adopted where they are (`heap.adopt`), never copied.
+ */
+export function wasmSimdKernelsOver(memory: WebAssembly.Memory, module: WebAssembly.Module): WasmSimdKernelSet {
+  const heap = new WasmHeap({ memory });
+  return new WasmSimdKernels(heap, new WebAssembly.Instance(module, importsOver(heap)));
+}
+
+/** The shared-memory kernel module, for `wasmSimdKernelsOver` on other threads, or why there is none. */
+export function sharedKernelModule(): { module: WebAssembly.Module } | { unavailable: string } {
+  return compiledKernelModule('shared');
+}
+
+const memoryKind = (options: WasmSimdKernelOptions) => (options.shared ? 'shared' : 'unshared');
 
 function moduleOrThrow(compiled: { module: WebAssembly.Module } | { unavailable: string }): WebAssembly.Module {
   if ('unavailable' in compiled) throw new Error(`WebAssembly SIMD kernels unavailable: ${compiled.unavailable}`);
