@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { useBundledTinyWorker } from './bench-harness/src/tiny-worker-bundle.js';
 
 /**
  * Vitest global setup: backend-tiny's worker thread, bundled from source once per test run.
@@ -11,18 +9,9 @@ import { build } from 'esbuild';
  * `REWARD_LENS_TINY_WORKER` (without it, from source, it goes through tsx: about a second a worker).
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const folder = await mkdtemp(join(tmpdir(), 'reward-lens-tiny-worker-'));
-  const outfile = join(folder, 'tiny-worker.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('../packages/backend-tiny/src/tiny-worker.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@reward-lens/source', 'node', 'import'],
-    outfile,
-    logLevel: 'warning',
-  });
-  process.env.REWARD_LENS_TINY_WORKER = outfile;
-  return () => rm(folder, { recursive: true, force: true });
+  const bundled = !process.env.REWARD_LENS_TINY_WORKER;
+  const path = await useBundledTinyWorker();
+  return async () => {
+    if (bundled) await rm(dirname(path), { recursive: true, force: true });
+  };
 }

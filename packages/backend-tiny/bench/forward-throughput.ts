@@ -25,8 +25,8 @@ export async function compareForward(): Promise<void> {
   const config = benchDecoderConfig;
   const model = createRandomDecoder({ seed: 1, config });
   const backends: Record<'scalar' | 'wasm-simd', BackendV1> = {
-    scalar: createTinyBackend(model, { kernels: 'scalar' }),
-    'wasm-simd': createTinyBackend(model, { kernels: 'wasm-simd' }),
+    scalar: createTinyBackend(model, { kernels: 'scalar', threads: 1 }),
+    'wasm-simd': createTinyBackend(model, { kernels: 'wasm-simd', threads: 1 }),
   };
   for (const backend of Object.values(backends)) await backend.doForward(request(2, 64));
   const big = request(batchSize, sequenceLength);

@@ -1,10 +1,19 @@
-/** `pnpm --filter @reward-lens/backend-tiny bench`: scalar vs WebAssembly SIMD kernels, side by side (run against source). */
-import { benchDecoderConfig, describeMachine } from '@reward-lens/bench-harness';
+/** `pnpm --filter @reward-lens/backend-tiny bench`: scalar vs WebAssembly SIMD kernels, and 1 against 2, 4, ... threads, side by side (run against source). */
+import { availableParallelism } from 'node:os';
+import { benchDecoderConfig, describeMachine, useBundledTinyWorker } from '@reward-lens/bench-harness';
 import { compareForward } from './forward-throughput.js';
 import { compareMatmul } from './matmul-throughput.js';
+import { compareThreadMemory } from './thread-memory.js';
+import { compareThreads } from './thread-throughput.js';
 
+await useBundledTinyWorker();
 const { hiddenSize, numLayers, numHeads, numKvHeads, intermediateSize } = benchDecoderConfig;
-console.log(describeMachine(`V8 ${process.versions.v8}`, `${process.platform}/${process.arch}`, 'single-threaded'));
-console.log(`model: hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize}`);
+console.log(describeMachine(`V8 ${process.versions.v8}`, `${process.platform}/${process.arch}`, `${availableParallelism()} threads available`));
+console.log(
+  `model: hidden ${hiddenSize}, ${numLayers} layers, ${numHeads}/${numKvHeads} heads, intermediate ${intermediateSize} (kernel benches on one thread)`,
+);
 compareMatmul();
 await compareForward();
+console.log('\nthe 42M model: hidden 512, 8 layers, 8 heads, intermediate 1376, 32,000-token vocabulary, tied embeddings');
+await compareThreads();
+compareThreadMemory();

@@ -9,7 +9,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { describeMachine, formatRatio, median, secondsAsync } from '@reward-lens/bench-harness';
+import { describeMachine, formatRatio, median, secondsAsync, threadCounts, useBundledTinyWorker } from '@reward-lens/bench-harness';
+import { loadDefaultPrm } from '@reward-lens/model-default';
+import { createOrganism } from '@reward-lens/organism';
 import { ProcessRM } from '@reward-lens/core';
 import '@reward-lens/backend-tiny/register';
 import { batchCounters, quantile, runLoad, type CheckedRecord, type LoadResult } from './load.js';
@@ -29,11 +31,23 @@ function records(count: number): { problem: string; solution: string }[] {
   });
 }
 
-async function startServer(maxBatchSize: number, maxWaitMs: number): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(
+  maxBatchSize: number,
+  maxWaitMs: number,
+  model: 'tiny' | 'default' = 'tiny',
+  threads?: number,
+): Promise<{ child: ChildProcess; url: string }> {
   const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
   const child = spawn(
     tsx,
-    ['--conditions=@reward-lens/source', fileURLToPath(new URL('./bench-server.ts', import.meta.url)), String(maxBatchSize), String(maxWaitMs)],
+    [
+      '--conditions=@reward-lens/source',
+      fileURLToPath(new URL('./bench-server.ts', import.meta.url)),
+      String(maxBatchSize),
+      String(maxWaitMs),
+      model,
+      ...(threads === undefined ? [] : [String(threads)]),
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -65,6 +79,7 @@ function row(name: string, result: LoadResult & { meanBatch: number }): string {
   ].join('  ');
 }
 
+await useBundledTinyWorker();
 const sample = records(96);
 const checked: CheckedRecord[] = [];
 const alone = await ProcessRM.fromTiny({ seed: 0, batchSize: 1 });
@@ -128,6 +143,43 @@ for (let pair = 0; pair < pairs + 1; pair++) {
   if (pair > 0) engine.push(oneByOne / inOne);
 }
 console.log(`the model alone, 32 records in one batch vs one by one: ${formatRatio(median(engine))} (median of ${pairs} pairs after a warm-up; no HTTP)`);
-console.log(failures === 0 ? 'every answer equal to its record scored alone; none lost' : `${failures} answers lost or mismatched`);
 await Promise.all([alone.dispose(), together.dispose()]);
+
+// The server's own cost on N threads: the default PRM served at concurrency 32 against the same
+// model scoring the same records in batches of 32 without HTTP, on as many threads, alternately.
+const organism = createOrganism({ seed: 1002 }).items(requestsPerRun);
+const organismRecords = organism.map((item) => ({ problem: item.problem, steps: [...item.steps] }));
+const reference = await loadDefaultPrm({ batchSize: 1, threads: 1 });
+const organismChecked: CheckedRecord[] = [];
+for (const record of organismRecords) {
+  organismChecked.push({ body: JSON.stringify(record), expected: Array.from((await reference.stepScores([record])).value.curves[0]!) });
+}
+await reference.dispose();
+console.log(
+  `\nthe default PRM served on N threads at concurrency 32 (${requestsPerRun} organism records, one per request, batches of up to 32) against the model alone on N threads (the same records, 32 per call, no HTTP); ${pairs} alternating pairs:`,
+);
+for (const threads of threadCounts()) {
+  const server = await startServer(32, 0, 'default', threads);
+  const model = await loadDefaultPrm({ batchSize: 32, threads });
+  try {
+    await runLoad(server.url, organismChecked, { concurrency: 32, requests: 64, deadlineMs });
+    await model.stepScores(organismRecords.slice(0, 64));
+    const served: number[] = [];
+    const alone: number[] = [];
+    for (let pair = 0; pair < pairs; pair++) {
+      const load = await runLoad(server.url, organismChecked, { concurrency: 32, requests: requestsPerRun, deadlineMs });
+      failures += load.lost + load.mismatched;
+      served.push(load.requests / load.seconds);
+      alone.push(requestsPerRun / (await secondsAsync(() => model.stepScores(organismRecords))));
+    }
+    const ratio = median(served.map((rate, pair) => rate / alone[pair]!));
+    console.log(
+      `  ${threads} thread${threads === 1 ? ' ' : 's'}: served ${median(served).toFixed(0)} req/s, model alone ${median(alone).toFixed(0)} records/s: ${formatRatio(ratio)} (goal ≥ 0.85×)`,
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+    await model.dispose();
+  }
+}
+console.log(failures === 0 ? 'every answer equal to its record scored alone, batch size 1, one thread; none lost' : `${failures} answers lost or mismatched`);
 if (failures > 0) process.exitCode = 1;

@@ -1,8 +1,10 @@
 /** `pnpm --filter @reward-lens/train bench`: training on backend-tiny against its forward pass and against PyTorch, side by side (run against source). */
-import { describeMachine } from '@reward-lens/bench-harness';
+import { availableParallelism } from 'node:os';
+import { describeMachine, useBundledTinyWorker } from '@reward-lens/bench-harness';
 import { compareTraining, config } from './train-step.js';
 
-console.log(describeMachine(`V8 ${process.versions.v8}`, `${process.platform}/${process.arch}`, 'backend-tiny single-threaded'));
+await useBundledTinyWorker();
+console.log(describeMachine(`V8 ${process.versions.v8}`, `${process.platform}/${process.arch}`, `${availableParallelism()} threads available`));
 console.log(
   `model: hidden ${config.hiddenSize}, ${config.numLayers} layers, ${config.numHeads}/${config.numKvHeads} heads, intermediate ${config.intermediateSize}, vocabulary ${config.vocabSize}, a 2-class step head`,
 );

@@ -11,6 +11,7 @@ export { learningRateAt, type LearningRateSchedule } from './optim/learning-rate
 export { predictFirstError, processBenchF1, type ProcessBenchMetrics } from './evaluation/processbench-f1.js';
 export type { HeldOutMetrics } from './evaluation/evaluate-held-out.js';
 export { initializeDecoder, type InitializationOptions } from './model/initialize-decoder.js';
+export { growDecoder, grownLayerSources } from './model/grow-decoder.js';
 export { listCheckpoints, readCheckpoint, type Checkpoint } from './checkpoint/checkpoint-folder.js';
 export type { EvaluationRecord, TrainerState } from './checkpoint/trainer-state.js';
 export { createProgressBar, formatDuration, type ProgressStream } from './progress/progress-bar.js';

@@ -20,6 +20,7 @@ import { recordsSource, type RecordSource } from './data/record-source.js';
 import type { StepRecord } from './data/step-record.js';
 import { evaluateHeldOut, prepareHeldOut, type HeldOutMetrics } from './evaluation/evaluate-held-out.js';
 import { auxiliaryLanguageModelHead, batchLoss, batchRequest, type BatchLoss } from './loss/batch-loss.js';
+import { growDecoder } from './model/grow-decoder.js';
 import { initializeDecoder } from './model/initialize-decoder.js';
 import { loadModelFolder } from './model/load-model-folder.js';
 import { AdamW, clipGradientNorm } from './optim/adamw.js';
@@ -30,8 +31,12 @@ import type { TrainingEvent } from './progress/training-event.js';
 export type ModelInit =
   /** Fresh weights (`initializeDecoder`) for a config, with a tokenizer; the config's heads are replaced by the recipe's. */
   | { kind: 'scratch'; config: DecoderConfig; tokenizerJson: unknown; tokenizerConfig?: unknown }
-  /** A Hugging Face folder to fine-tune (heads it lacks are initialised). */
-  | { kind: 'folder'; folder: string };
+  /**
+   * A Hugging Face folder to fine-tune (heads it lacks are initialised); with `growLayers`,
+   * grown first to that many layers by block expansion (`growDecoder`: new blocks that start as
+   * the identity, so training continues from what the folder computes).
+   */
+  | { kind: 'folder'; folder: string; growLayers?: number };
 
 export interface TrainOptions {
   /** The training records: a finite list (reshuffled each epoch) or a `RecordSource`. */
@@ -214,6 +219,11 @@ export async function trainProcessRewardModel(options: TrainOptions): Promise<Tr
       const loaded = await loadModelFolder(options.init.folder, recipe, seed);
       ({ model, tokenizerJson, tokenizerConfig } = loaded);
       notes.push(`fine-tuned from ${options.init.folder}`, ...loaded.notes);
+      const { growLayers } = options.init;
+      if (growLayers !== undefined && growLayers !== model.config.numLayers) {
+        notes.push(`grown from ${model.config.numLayers} to ${growLayers} layers (new blocks start as the identity, seed ${seed})`);
+        model = growDecoder(model, growLayers, seed);
+      }
     }
     state = {
       formatVersion: 1,
@@ -324,6 +334,7 @@ async function runTraining(run: Run): Promise<TrainResult> {
   if (heldOut && state.step === 0 && state.evaluations.length === 0) await evaluate();
 
   const batches = new BatchStream(source, state.cursor, prm, batchTokens, policy);
+  let prefetched: { batch: ReturnType<BatchStream['next']> } | undefined;
   const sessionStart = performance.now();
   let sessionTokens = 0;
   let stopped: TrainResult['stopped'] = 'completed';
@@ -333,7 +344,8 @@ async function runTraining(run: Run): Promise<TrainResult> {
       stopped = 'aborted';
       break;
     }
-    const batch = batches.next();
+    const batch = prefetched ? prefetched.batch : batches.next();
+    prefetched = undefined;
     if (!batch) {
       stopped = 'data-exhausted';
       break;
@@ -341,7 +353,7 @@ async function runTraining(run: Run): Promise<TrainResult> {
     const stepStart = performance.now();
     let loss: BatchLoss | undefined;
     const languageModelWeight = hyperparameters.languageModelWeight as number;
-    const result = await backend.doBackward!({
+    const pass = backend.doBackward!({
       ...batchRequest(batch.examples, recipe, columns, tokenizer.padTokenId, { languageModel: languageModelWeight > 0 }),
       wrt: { parameters: true, inputEmbeddings: false },
       readGradients: (reads) => {
@@ -350,6 +362,10 @@ async function runTraining(run: Run): Promise<TrainResult> {
         return computed.gradients;
       },
     });
+    // While the backend's worker threads run this batch, this thread reads and tokenizes the next
+    // (a stop or the end discards it: the checkpoint's cursor is this batch's end, so nothing is lost).
+    if (state.step + 1 < options.steps && !options.signal?.aborted) prefetched = { batch: batches.next() };
+    const result = await pass;
     const gradients = result.parameters!;
     const gradientNorm = clipGradientNorm(gradients, hyperparameters.clipNorm as number);
     const learningRate = learningRateAt(schedule, state.step);

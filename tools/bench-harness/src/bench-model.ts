@@ -20,3 +20,24 @@ export const benchDecoderConfig = defineDecoderConfig({
   attentionBias: false,
   heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight' }],
 });
+
+/**
+ * The 42M-parameter model of the thread benchmarks: hidden 512, 8 layers, 8 heads, intermediate
+ * 1376, Llama 2's 32,000-token vocabulary with tied embeddings (41.7M parameters, 16.4M of them
+ * the embeddings), a value head.
+ */
+export const benchDecoderConfig42M = defineDecoderConfig({
+  architecture: 'llama',
+  hiddenSize: 512,
+  numLayers: 8,
+  numHeads: 8,
+  numKvHeads: 8,
+  intermediateSize: 1376,
+  vocabSize: 32000,
+  maxPositions: 1024,
+  ropeTheta: 10000,
+  rmsNormEps: 1e-5,
+  tieWordEmbeddings: true,
+  attentionBias: false,
+  heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight' }],
+});

@@ -1,3 +1,5 @@
-export { benchDecoderConfig } from './bench-model.js';
+export { benchDecoderConfig, benchDecoderConfig42M } from './bench-model.js';
 export { describeMachine } from './machine.js';
+export { threadCounts } from './thread-counts.js';
+export { useBundledTinyWorker } from './tiny-worker-bundle.js';
 export { formatRatio, median, seconds, secondsAsync, sideBySide, type SideBySide } from './timing.js';

@@ -29,6 +29,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
       'rlhflow-llama3.1',
       'skywork-o1-prm',
       'trl-token-classification',
+      'trl-likelihood',
       'sequence-classifier',
     ]);
   });

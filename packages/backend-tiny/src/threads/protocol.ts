@@ -26,18 +26,14 @@ export type PoolJob =
   | { type: 'forward'; model: number; slice: ForwardSlice; barrier: Int32Array; participants: number }
   /** Forward passes of shards, recorded for their backward passes (pass `pass`, which starts here on this worker). */
   | { type: 'shard-forward'; model: number; pass: number; shards: { index: number; request: ShardRequest; direction?: DirectionPayload }[] }
-  /** A recorded shard's backward pass; the parameters' gradients go into `gradient` (and `tangent`), shared flat arrays the worker zeroes first. */
+  /** Recorded shards' backward passes; each shard's parameter gradients go into its `gradient` (and `tangent`), shared flat arrays the worker zeroes first. */
   | {
       type: 'shard-backward';
       model: number;
       pass: number;
-      shard: number;
-      seeds: ReadGradientsV1;
-      seedTangents?: ReadGradientsV1;
       targets: GradientTargets;
       hvp: boolean;
-      gradient?: Float32Array;
-      tangent?: Float32Array;
+      shards: { shard: number; seeds: ReadGradientsV1; seedTangents?: ReadGradientsV1; gradient?: Float32Array; tangent?: Float32Array }[];
     }
   /** `total (=|+=) addends[0] + addends[1] + ...`, in that order, over `from..to`. */
   | { type: 'reduce'; sums: { total: Float32Array; addends: Float32Array[]; first: boolean }[]; from: number; to: number };

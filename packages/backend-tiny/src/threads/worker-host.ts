@@ -137,20 +137,22 @@ function run(models: Map<number, LoadedModel>, job: PoolJob, transfer: Transfera
     }
     case 'shard-backward': {
       const model = loaded(models, job.model);
-      const entry = model.records.get(job.shard);
-      if (model.pass !== job.pass || entry === undefined) throw new Error(`shard ${job.shard} of pass ${job.pass} was not recorded in this worker`);
       const flat = model.flat!;
-      job.gradient?.fill(0);
-      job.tangent?.fill(0);
-      const into = job.gradient ? { gradients: flat.views(job.gradient), ...(job.tangent ? { tangents: flat.views(job.tangent) } : {}) } : undefined;
-      const second = job.hvp ? { direction: entry.direction!, seedTangents: job.seedTangents } : undefined;
-      const { primal, tangent } = engineOf(model).backwardRecord(entry.request, entry.record, job.seeds, job.targets, second, into);
-      model.records.delete(job.shard);
-      const reply: ShardBackwardReply = {};
-      if (primal.inputEmbeddings) reply.inputEmbeddings = primal.inputEmbeddings;
-      if (tangent?.inputEmbeddings) reply.tangentInputEmbeddings = tangent.inputEmbeddings;
-      for (const rows of [reply.inputEmbeddings, reply.tangentInputEmbeddings]) for (const row of rows ?? []) transfer.push(row.buffer);
-      return reply;
+      return job.shards.map((part) => {
+        const entry = model.records.get(part.shard);
+        if (model.pass !== job.pass || entry === undefined) throw new Error(`shard ${part.shard} of pass ${job.pass} was not recorded in this worker`);
+        part.gradient?.fill(0);
+        part.tangent?.fill(0);
+        const into = part.gradient ? { gradients: flat.views(part.gradient), ...(part.tangent ? { tangents: flat.views(part.tangent) } : {}) } : undefined;
+        const second = job.hvp ? { direction: entry.direction!, seedTangents: part.seedTangents } : undefined;
+        const { primal, tangent } = engineOf(model).backwardRecord(entry.request, entry.record, part.seeds, job.targets, second, into);
+        model.records.delete(part.shard);
+        const reply: ShardBackwardReply = {};
+        if (primal.inputEmbeddings) reply.inputEmbeddings = primal.inputEmbeddings;
+        if (tangent?.inputEmbeddings) reply.tangentInputEmbeddings = tangent.inputEmbeddings;
+        for (const rows of [reply.inputEmbeddings, reply.tangentInputEmbeddings]) for (const row of rows ?? []) transfer.push(row.buffer);
+        return reply;
+      });
     }
     case 'reduce': {
       for (const { total, addends, first } of job.sums) {
