@@ -17,8 +17,9 @@ describe('bin', () => {
         timeout: 30_000,
       },
     );
-    const record = JSON.parse(stdout) as { outcome: number; stepScores: number[] };
-    expect(record.stepScores).toHaveLength(3);
-    expect(record.outcome).toBe(record.stepScores[2]);
+    const record = JSON.parse(stdout) as { outcome: number; stepScores: number[]; predictedErrorStep: number };
+    expect(record.stepScores).toHaveLength(4);
+    expect(record.outcome).toBe(record.stepScores[3]);
+    expect(record.predictedErrorStep).toBe(2);
   });
 });

@@ -99,6 +99,11 @@ describe('the demo in Chromium', () => {
     if (result.backend !== 'webgpu') expect(result.notes.join('\n')).toMatch(/backend "webgpu" skipped: .+/);
     expect(await page.locator('#backend-name').textContent()).toBe(result.backend);
     expect(await page.locator('.step-labelled').count()).toBe(1);
+    // The first example is an arithmetic slip; the first step below the model's threshold is the labelled one.
+    expect(await page.locator('#example option:checked').textContent()).toMatch(/wrong-result at step \d/);
+    expect(await page.locator('.threshold').getAttribute('data-verdict')).toBe('match');
+    expect(Number(await page.locator('.threshold').getAttribute('data-predicted'))).toBe(result.labelled);
+    expect(await page.locator('.step-predicted').getAttribute('data-step-index')).toBe(String(result.labelled));
     const [cli] = await cliScores(scratch, [{ problem: result.problem, solution: result.solution }]);
     expectMatchesCli(result, cli!, 'first example');
     expect(problemsOf(page)).toEqual([]);

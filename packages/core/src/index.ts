@@ -25,11 +25,24 @@ export { createEvidence, type Evidence, type Gauge, type Trust } from './evidenc
 export {
   applyStepCalibration,
   calibrationNote,
+  firstStepBelow,
   validateStepCalibration,
   type CalibrationMap,
   type CalibrationSet,
+  type CalibrationThreshold,
   type StepCalibration,
 } from './calibration/index.js';
+export { recordTrust } from './calibration/calibrate-evidence.js';
+export {
+  outOfDomainNote,
+  tokenDomainCheck,
+  tokenRanges,
+  unknownTokenShare,
+  validateTokenDomainSpec,
+  type DomainCheck,
+  type DomainRecord,
+  type TokenDomainSpec,
+} from './domain/index.js';
 export {
   aggregate,
   aggregateScored,

@@ -35,7 +35,9 @@ export async function calibrate(prm: ProcessRM, items: readonly OrganismItem[], 
   });
   // The calibrated scores are the raw ones through the map (as prm.withCalibration reads them): no second pass.
   const calibrated = scored.items.map((item) => ({ ...item, stepScores: item.stepScores.map((score) => applyStepCalibration(calibration.map, score)) }));
-  return { calibration, threshold: chooseThreshold(calibrated, { name }) };
+  const threshold = chooseThreshold(calibrated, { name });
+  // Shipped with the map, so every user of the model reads the same decision point.
+  return { calibration: { ...calibration, threshold: { value: threshold.value, chosenOn: name } }, threshold };
 }
 
 /** ProcessBench's metric on organism items scored by `prm` at a threshold chosen elsewhere. */

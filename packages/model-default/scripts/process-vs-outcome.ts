@@ -3,7 +3,7 @@
  * outcome reward model trained with the same recipe (model, data, budget) on final-answer labels
  * only, both picking the best of N samples of the organism's policy.
  *
- *   pnpm --filter @reward-lens/model-default process-vs-outcome [--orm <folder>] [--problems 300] [--n 16]
+ *   pnpm --filter @reward-lens/model-default process-vs-outcome [--orm <folder>] [--problems 300] [--n 16] [--threads <n>]
  *
  * The ORM is trained into `.retrain/outcome` (and `.retrain/outcome-continued`, the recipe's second
  * stage) when `--orm` names no folder (resumable, as `retrain`).
@@ -22,17 +22,29 @@ import { trainRecipe } from './train-recipe.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { orm: { type: 'string' }, problems: { type: 'string' }, n: { type: 'string' }, error: { type: 'string' }, rescue: { type: 'string' } },
+  options: {
+    orm: { type: 'string' },
+    problems: { type: 'string' },
+    n: { type: 'string' },
+    error: { type: 'string' },
+    rescue: { type: 'string' },
+    threads: { type: 'string' },
+  },
 });
+const threads = values.threads === undefined ? undefined : Number(values.threads);
 const problems = Number(values.problems ?? 300);
 const n = Number(values.n ?? 16);
 const settings: PolicySettings = { errorProbability: Number(values.error ?? 0.15), rescueProbability: Number(values.rescue ?? 0.3) };
 
 // The ORM goes through the recipe's stages as the PRM did (a finished run resumes at its end and trains nothing).
-const ormFolder = values.orm ?? (await trainRecipe(defaultRecipe, 'outcome', join(packageRoot, '.retrain', 'outcome'))).folder;
+const controller = new AbortController();
+process.once('SIGINT', () => controller.abort());
+process.once('SIGTERM', () => controller.abort());
+const ormFolder =
+  values.orm ?? (await trainRecipe(defaultRecipe, 'outcome', join(packageRoot, '.retrain', 'outcome'), controller.signal, { stages: 0 }, threads)).folder;
 
-const prm = await loadDefaultPrm({ backend: 'tiny', calibrated: false });
-const orm = await ProcessRM.fromPretrained(ormFolder, { backend: 'tiny' });
+const prm = await loadDefaultPrm({ backend: 'tiny', calibrated: false, ...(threads ? { threads } : {}) });
+const orm = await ProcessRM.fromPretrained(ormFolder, { backend: 'tiny', ...(threads ? { threads } : {}) });
 const policy = createOrganismPolicy(settings);
 const items = splitItems(defaultRecipe, 'test', problems);
 const pools: BestOfNProblem[] = [];

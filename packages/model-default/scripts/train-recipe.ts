@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { organismTokenizerJson } from '@reward-lens/organism';
 import { createProgressBar, listCheckpoints, streamSource, trainProcessRewardModel, type TrainerState } from '@reward-lens/train';
-import { organismRecord, splitItems, trainingRecords, type DefaultRecipe, type Supervision } from './default-recipe.js';
+import { organismRecord, splitItems, trainingRecords, type ContinuationStage, type DefaultRecipe, type Supervision } from './default-recipe.js';
 
 /** What a training run left (all its stages together): its length, and how many records of the stream it read. */
 export interface TrainedRun {
@@ -30,17 +30,35 @@ function runOf(folder: string, state: TrainerState): TrainedRun {
 /** The second stage's folder beside the first's. */
 export const continuedFolder = (folder: string): string => `${folder}-continued`;
 
+/** Stage `index`'s folder (0: the first stage's, 1: `continuedFolder`, then `-stage-3`, `-stage-4`, ...). */
+export const stageFolder = (folder: string, index: number): string =>
+  index === 0 ? folder : index === 1 ? continuedFolder(folder) : `${folder}-stage-${index + 1}`;
+
+/** Where a run starts: from scratch, or after its first `stages` stages, whose result is `run` (the shipped model, say). */
+export type RecipeStart = { stages: 0 } | { stages: number; run: TrainedRun };
+
 /**
  * Trains the recipe's model into `folder` (resuming from its last checkpoint when there is one),
  * on process labels (the default PRM) or outcome labels (its outcome-supervised twin: same model,
- * data, and budget), then its continuation stage, if it has one, into `continuedFolder(folder)`.
- * Throws when stopped by `signal`; the same call continues the run.
+ * data, and budget), then each continuation stage in turn, into `stageFolder(folder, k)`. With
+ * `start`, the first stages are taken as done (their result given): a stage can continue from
+ * the shipped weights. Throws when stopped by `signal`; the same call continues the run.
  */
-export async function trainRecipe(recipe: DefaultRecipe, supervision: Supervision, folder: string, signal?: AbortSignal): Promise<TrainedRun> {
-  const first = await trainStage(recipe, supervision, folder, { kind: 'first' }, signal);
-  if (recipe.continuation === undefined) return first;
-  const second = await trainStage(recipe, supervision, continuedFolder(folder), { kind: 'continued', from: first }, signal);
-  return addRuns(first, second);
+export async function trainRecipe(
+  recipe: DefaultRecipe,
+  supervision: Supervision,
+  folder: string,
+  signal?: AbortSignal,
+  start: RecipeStart = { stages: 0 },
+  threads?: number,
+): Promise<TrainedRun> {
+  let run = 'run' in start ? start.run : await trainStage(recipe, supervision, folder, { kind: 'first' }, signal, threads);
+  for (let index = Math.max(1, start.stages); index <= recipe.continuations.length; index++) {
+    const stage = recipe.continuations[index - 1]!;
+    const next = await trainStage(recipe, supervision, stageFolder(folder, index), { kind: 'continued', from: run, stage }, signal, threads);
+    run = addRuns(run, next);
+  }
+  return run;
 }
 
 function addRuns(first: TrainedRun, second: TrainedRun): TrainedRun {
@@ -54,21 +72,32 @@ function addRuns(first: TrainedRun, second: TrainedRun): TrainedRun {
   };
 }
 
-type Stage = { kind: 'first' } | { kind: 'continued'; from: TrainedRun };
+type Stage = { kind: 'first' } | { kind: 'continued'; from: TrainedRun; stage: ContinuationStage };
 
-async function trainStage(recipe: DefaultRecipe, supervision: Supervision, folder: string, stage: Stage, signal?: AbortSignal): Promise<TrainedRun> {
+async function trainStage(
+  recipe: DefaultRecipe,
+  supervision: Supervision,
+  folder: string,
+  stage: Stage,
+  signal: AbortSignal | undefined,
+  threads: number | undefined,
+): Promise<TrainedRun> {
   const { tokenizerJson, tokenizerConfig } = organismTokenizerJson();
   const heldOut = splitItems(recipe, 'heldOut', recipe.heldOutItems).map((item) => organismRecord(item, item.id));
   const labels = supervision === 'process' ? 'prefix step labels' : 'final-answer labels only (an outcome reward model)';
   const from = stage.kind === 'first' ? 0 : stage.from.records;
-  const schedule = stage.kind === 'first' ? recipe : recipe.continuation!;
+  const schedule = stage.kind === 'first' ? recipe : stage.stage;
   const stream = `organism word problems with ${labels}: ${recipe.curriculumItems} curriculum items (2-5 steps, numbers up to 20, seed ${recipe.seed + 500}), then the default organism (seed ${recipe.seed})`;
+  const growLayers = stage.kind === 'continued' ? stage.stage.numLayers : undefined;
   const result = await trainProcessRewardModel({
-    data: streamSource(() => trainingRecords(recipe, supervision, from), from === 0 ? stream : `${stream}, from record ${from} on (after the first stage's)`),
+    data: streamSource(() => trainingRecords(recipe, supervision, from), from === 0 ? stream : `${stream}, from record ${from} on (after the earlier stages')`),
     heldOut,
     heldOutDescription: `${heldOut.length} organism items of seed 1000, with prefix step labels`,
     out: folder,
-    init: stage.kind === 'first' ? { kind: 'scratch', config: recipe.config, tokenizerJson, tokenizerConfig } : { kind: 'folder', folder: stage.from.folder },
+    init:
+      stage.kind === 'first'
+        ? { kind: 'scratch', config: recipe.config, tokenizerJson, tokenizerConfig }
+        : { kind: 'folder', folder: stage.from.folder, ...(growLayers !== undefined ? { growLayers } : {}) },
     steps: schedule.steps,
     batchTokens: recipe.batchTokens,
     learningRate: schedule.learningRate,
@@ -79,6 +108,7 @@ async function trainStage(recipe: DefaultRecipe, supervision: Supervision, folde
     evaluateEvery: 250,
     checkpointEvery: 100,
     resume: true,
+    ...(threads !== undefined ? { threads } : {}),
     ...(signal ? { signal } : {}),
     title: supervision === 'process' ? 'reward-lens default PRM (organism)' : 'the default PRM recipe on outcome labels (an ORM)',
     onEvent: createProgressBar(process.stderr),

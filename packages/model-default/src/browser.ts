@@ -8,6 +8,7 @@ import { defaultModelName, defaultPrmLoadOptions } from './default-model-info.js
 
 export { defaultModelCalibration, defaultModelFigures, defaultModelName, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
 export type { DefaultModelFigures, MatchedPairsFigures, ProcessBenchFigures } from './default-model-figures.js';
+export { organismGrammarCheck } from './organism-grammar-check.js';
 
 /**
  * Where the weights are fetched from: `model/model.safetensors` beside this module, which bundlers

@@ -29,6 +29,10 @@ export interface DefaultModelFigures {
   calibration: { method: string; eceBefore: number; eceAfter: number };
   organismTest: ProcessBenchFigures;
   matchedPairs: MatchedPairsFigures;
+  /** How the figures were read: the recipe (`trl-likelihood`: the classifier bounded by the model's likelihood of the solution). */
+  readingRecipe?: string;
+  /** The organism test's erroneous items by injected error kind: how often the exact first error was found. */
+  organismTestByKind?: Record<string, { items: number; exact: number; exactRate: number; early: number; late: number; missed: number }>;
   /** The matched pairs of each injected error kind. */
   matchedPairsByKind?: Record<string, MatchedPairsFigures>;
   processBenchGsm8k: ProcessBenchFigures;

@@ -1,13 +1,18 @@
-import type { StepCalibration } from '@reward-lens/core';
+import type { DomainCheck, StepCalibration } from '@reward-lens/core';
 import calibration from '../model/calibration.json' with { type: 'json' };
 import figures from '../model/figures.json' with { type: 'json' };
 import type { DefaultModelFigures } from './default-model-figures.js';
+import { organismGrammarCheck } from './organism-grammar-check.js';
 
 /** The default PRM's name, as notes and model cards give it. */
 export const defaultModelName = 'reward-lens-organism-prm';
 
-/** The reading recipe it was trained for. */
-export const defaultModelRecipe = 'trl-token-classification';
+/**
+ * How it is read: TRL's token-classification layout, each step's P(correct) bounded by the
+ * model's own probability of every token of the solution so far (its tied LM head, trained on
+ * correct solutions, gives a wrong digit a low probability). Trained as `trl-token-classification`.
+ */
+export const defaultModelRecipe = 'trl-likelihood';
 
 /** The shipped calibration (Platt scaling on a held-out organism split); results read through it carry trust `CALIBRATED`. */
 export const defaultModelCalibration = calibration as StepCalibration;
@@ -23,11 +28,19 @@ export const defaultModelNote =
 
 /**
  * What both entries' `loadDefaultPrm` add to the caller's options: the recipe it was trained for,
- * its note before the caller's, and the shipped calibration unless `calibrated` is false.
+ * its note before the caller's, the organism grammar check before the caller's domain checks, and
+ * the shipped calibration (with its vocabulary check) unless `calibrated` is false.
  */
-export function defaultPrmLoadOptions<T extends { calibrated?: boolean; notes?: readonly string[] }>(
+export function defaultPrmLoadOptions<T extends { calibrated?: boolean; notes?: readonly string[]; domainChecks?: readonly DomainCheck[] }>(
   options: T,
-): Omit<T, 'calibrated' | 'notes'> & { recipe: string; notes: string[]; calibration?: StepCalibration } {
-  const { calibrated = true, notes = [], ...rest } = options;
-  return { ...rest, recipe: defaultModelRecipe, notes: [defaultModelNote, ...notes], ...(calibrated ? { calibration: defaultModelCalibration } : {}) };
+): Omit<T, 'calibrated' | 'notes' | 'domainChecks'> & { recipe: string; notes: string[]; calibration?: StepCalibration; domainChecks: DomainCheck[] } {
+  const { calibrated = true, notes = [], domainChecks = [], ...rest } = options;
+  return {
+    ...rest,
+    recipe: defaultModelRecipe,
+    notes: [defaultModelNote, ...notes],
+    // The calibration's vocabulary check comes with it; the grammar check applies either way.
+    domainChecks: [organismGrammarCheck, ...domainChecks],
+    ...(calibrated ? { calibration: defaultModelCalibration } : {}),
+  };
 }

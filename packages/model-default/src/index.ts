@@ -5,6 +5,7 @@ import { defaultPrmLoadOptions } from './default-model-info.js';
 
 export { defaultModelCalibration, defaultModelFigures, defaultModelName, defaultModelNote, defaultModelRecipe } from './default-model-info.js';
 export type { DefaultModelFigures, MatchedPairsFigures, ProcessBenchFigures } from './default-model-figures.js';
+export { organismGrammarCheck } from './organism-grammar-check.js';
 
 /** The folder holding the default PRM's files (a Hugging Face folder: config.json, model.safetensors, tokenizer.json, calibration.json). */
 export const defaultModelFolder: string = fileURLToPath(new URL('../model/', import.meta.url));

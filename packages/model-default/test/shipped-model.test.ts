@@ -31,12 +31,13 @@ describe('the shipped default PRM', () => {
       architectures: ['LlamaForTokenClassification'],
       hidden_size: defaultRecipe.config.hiddenSize,
       num_hidden_layers: defaultRecipe.config.numLayers,
-      reward_lens: { recipe: 'trl-token-classification' },
+      // Trained as trl-token-classification; read bounded by its own LM's likelihood of the solution.
+      reward_lens: { recipe: 'trl-likelihood' },
     });
     expect(JSON.parse(await readFile(join(defaultModelFolder, 'tokenizer.json'), 'utf8'))).toEqual(organismTokenizerJson().tokenizerJson);
     const weights = parseSafetensorsEntries(new Uint8Array(await readFile(join(defaultModelFolder, 'model.safetensors'))), 'model.safetensors');
     expect([...weights.keys()]).toContain('score.weight');
-    expect(prm.recipe.name).toBe('trl-token-classification');
+    expect(prm.recipe.name).toBe('trl-likelihood');
   });
 
   it('names itself and its training data in the notes, and its scores are calibrated', async () => {

@@ -17,7 +17,7 @@ const small: DefaultRecipe = {
   warmupSteps: 1,
   curriculumItems: 10,
   heldOutItems: 8,
-  continuation: { steps: 2, learningRate: 1e-3, warmupSteps: 1 },
+  continuations: [{ steps: 2, learningRate: 1e-3, warmupSteps: 1 }],
 };
 
 const folders: string[] = [];

@@ -27,6 +27,8 @@ export interface SearchExperimentOptions {
   rescueProbability: number;
   steps: readonly [number, number];
   maxNumber: number;
+  /** How partial solutions are ranked and finished ones picked: an aggregator of the step scores (`last`, `min`, ...). */
+  pickBy: string;
   onProgress?: (message: string) => void;
 }
 
@@ -42,6 +44,7 @@ export const defaultSearchExperiment: SearchExperimentOptions = {
   // The organism the labels experiment trains its PRMs on, so that one of them can be the PRM here.
   steps: [3, 5],
   maxNumber: 20,
+  pickBy: 'last',
 };
 
 export interface SearchExperimentResult {
@@ -66,7 +69,16 @@ export async function runSearchExperiment(options: SearchExperimentOptions): Pro
       if (n % beamWidth !== 0) throw new Error(`the beam width ${beamWidth} must divide the budget ${n}`);
       const outcomes: StrategyOutcome[][] = [];
       for (const [index, item] of items.entries()) {
-        outcomes.push(await compareOnProblem(prm, policy, item.problem, { n, beamWidth, maxSteps: options.maxSteps, seed: options.seed + 1 + index, meter }));
+        outcomes.push(
+          await compareOnProblem(prm, policy, item.problem, {
+            n,
+            beamWidth,
+            maxSteps: options.maxSteps,
+            seed: options.seed + 1 + index,
+            meter,
+            pickBy: options.pickBy,
+          }),
+        );
         options.onProgress?.(`n ${n}: ${index + 1} of ${items.length} problems`);
       }
       perBudget.push({ n, summaries: summarize(outcomes) });
@@ -83,7 +95,7 @@ export async function runSearchExperiment(options: SearchExperimentOptions): Pro
       ]),
     );
     const markdown = [
-      `${items.length} organism problems (seed ${options.seed}, ${options.steps[0]}–${options.steps[1]} steps, numbers up to ${options.maxNumber}); policy ${policyName}; PRM: ${description}; beam width ${options.beamWidth}, at most ${options.maxSteps} steps; choices picked by the last step's score.`,
+      `${items.length} organism problems (seed ${options.seed}, ${options.steps[0]}–${options.steps[1]} steps, numbers up to ${options.maxNumber}); policy ${policyName}; PRM: ${description}; beam width ${options.beamWidth}, at most ${options.maxSteps} steps; choices picked by ${options.pickBy === 'last' ? "the last step's score" : `the ${options.pickBy} of the step scores`}.`,
       '',
       markdownTable(['n', 'strategy', 'answer right', 'no wrong step', 'generated tokens', 'PRM tokens'], rows),
       '',
@@ -96,7 +108,7 @@ export async function runSearchExperiment(options: SearchExperimentOptions): Pro
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const args = experimentArgs(argv, ['problems', 'seed', 'prm', 'n', 'beam-width', 'max-steps', 'error', 'rescue', 'steps', 'max-number']);
+  const args = experimentArgs(argv, ['problems', 'seed', 'prm', 'n', 'beam-width', 'max-steps', 'error', 'rescue', 'steps', 'max-number', 'pick-by']);
   const fallback = defaultSearchExperiment;
   const options: SearchExperimentOptions = {
     problems: args.number('problems', fallback.problems),
@@ -109,6 +121,7 @@ async function main(argv: readonly string[]): Promise<void> {
     rescueProbability: args.number('rescue', fallback.rescueProbability),
     steps: args.range('steps', fallback.steps),
     maxNumber: args.number('max-number', fallback.maxNumber),
+    pickBy: args.text('pick-by') ?? fallback.pickBy,
     onProgress: (message) => process.stderr.write(`\r${message}   `),
   };
   const started = performance.now();

@@ -11,7 +11,7 @@ describe('caps', () => {
     expect(stdout).toMatch(/^precision +fp32$/m);
     expect(stdout).toMatch(/^model +llama/m);
     // The default PRM: a 2-class step head.
-    expect(stdout).toMatch(/^heads +classifier \(token-classification, width 2\)$/m);
+    expect(stdout).toMatch(/^heads +classifier \(token-classification, width 2\), lm \(lm, width 600\)$/m);
     expect(stdout).toMatch(/^kv cache +supported$/m);
     expect(stdout.replace(/\n +/g, ' ')).toMatch(
       /^registered +webgpu \(priority 30\), onnx-node \(priority 20\), onnx-web \(priority 15\), tiny \(priority 10\), webgpu-software \(priority 5, by name only\)/m,

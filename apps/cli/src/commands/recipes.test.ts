@@ -9,11 +9,11 @@ describe('recipes', () => {
     const { exitCode, stdout, stderr } = await runMain(['recipes']);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
-    expect(presetNames).toHaveLength(7);
+    expect(presetNames).toHaveLength(8);
     // One block per recipe, its name alone at the left margin.
     expect(stdout.split('\n').filter((line) => /^\S/.test(line))).toEqual(presetNames);
     for (const label of ['layout', 'split at', 'step tag', 'read at', 'head', 'activation']) {
-      expect(stdout.match(new RegExp(`^ {2}${label.padEnd('activation'.length)} {2}\\S`, 'gm'))).toHaveLength(7);
+      expect(stdout.match(new RegExp(`^ {2}${label.padEnd('activation'.length)} {2}\\S`, 'gm'))).toHaveLength(8);
     }
     expect(stdout).toContain('  step tag    " ки"');
     expect(stdout).toContain('  read at     the token before "+" after each step');

@@ -76,7 +76,7 @@ describe('score --model', () => {
     const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--recipe', 'nope', '--problem', problem, '--solution', solution]);
     expect(exitCode).toBe(2);
     expect(stderr).toContain(
-      'reward-lens: --recipe must be one of plain-value, qwen2.5-math-prm, math-shepherd, rlhflow-llama3.1, skywork-o1-prm, trl-token-classification, sequence-classifier, got "nope"',
+      'reward-lens: --recipe must be one of plain-value, qwen2.5-math-prm, math-shepherd, rlhflow-llama3.1, skywork-o1-prm, trl-token-classification, trl-likelihood, sequence-classifier, got "nope"',
     );
   });
 

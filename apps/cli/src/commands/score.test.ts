@@ -33,14 +33,17 @@ describe('score from flags', () => {
     expect(stderr).toBe('');
     for (const step of naturalSteps) expect(stdout).toContain(step);
     expect(stdout).toMatch(/^ {2}outcome +-?\d+\.\d{4}$/m);
-    expect(stdout).toMatch(/^ {2}min +-?\d+\.\d{4} {2}◀ step \d$/m);
+    expect(stdout).toMatch(/^ {2}min +-?\d+\.\d{4}$/m);
     expect(stdout).toContain('gauge PROBABILITY');
-    expect(stdout).toContain('trust CALIBRATED');
+    // Not the organism's language: scored, but not calibrated for it.
+    expect(stdout).toContain('trust EXPLORATORY');
+    expect(stdout).toContain("note: outside the model's domain (");
     expect(stdout).toContain('note: backend "tiny"');
-    // One row per step, numbered, with four decimals; exactly one row marked lowest.
+    expect(stdout).toMatch(/^ {2}threshold 0\.\d{4}: /m);
+    // One row per step, numbered, with four decimals; at most one row marked (the first below the threshold).
     const rows = stdout.split('\n').filter((line) => /^ {2}\d +-?\d+\.\d{4} /.test(line));
     expect(rows).toHaveLength(4);
-    expect(rows.filter((row) => row.includes('◀'))).toHaveLength(1);
+    expect(rows.filter((row) => row.includes('◀')).length).toBeLessThanOrEqual(1);
     // The outcome row repeats the last step's score.
     const lastScore = /^ {2}4 +(-?\d+\.\d{4})/.exec(rows[3]!)![1];
     expect(stdout).toMatch(new RegExp(`^ {2}outcome +${lastScore!.replace('.', '\\.')}$`, 'm'));
@@ -70,14 +73,16 @@ describe('score from flags', () => {
     expect(record.meta).toMatchObject({ nSteps: 4, stepMethod: 'delimiter', droppedEmptySteps: 0, truncatedTokens: 0 });
     expect(record.meta.stepDetection).toBeUndefined();
     expect(record.backend).toBe('tiny');
-    // The default PRM: calibrated probabilities, and notes naming the backend, the model and the calibration's domain.
+    // The default PRM: probabilities through its calibration, and notes naming the backend, the model, the
+    // calibration's domain, and that this record (GSM8K's text, not the organism's) is outside it.
     expect(record.gauge).toBe('PROBABILITY');
-    expect(record.trust).toBe('CALIBRATED');
+    expect(record.trust).toBe('EXPLORATORY');
     expect(record.notes).toEqual([
       expect.stringContaining('backend "tiny"'),
       expect.stringMatching(/^found step-detector\.json: learned step detector "reward-lens-organism-prm step ends"/),
       expect.stringMatching(/^model: reward-lens-organism-prm, the default PRM/),
       expect.stringMatching(/^calibrated \(platt\) on "organism calibration split .*domain: organism word problems/),
+      expect.stringMatching(/^outside the model's domain \(vocabulary: \d+ of \d+ tokens .*; organism grammar: the problem is not/),
     ]);
     expect(record.line).toBeUndefined();
   });
@@ -205,29 +210,53 @@ describe('score from flags', () => {
     expectScoresClose(onnx.stepScores, tiny.stepScores, 1e-4);
   });
 
-  it('scores the bundled example file as a table, on the default PRM, calibrated', async () => {
+  it('scores the bundled example file as a table, on the default PRM, calibrated, its arithmetic slip marked', async () => {
     const example = JSON.parse(await readFile(packagePath('examples/solution.json'), 'utf8')) as { solution: string };
     const { exitCode, stdout } = await runMain(['score', '--file', packagePath('examples/solution.json')]);
     expect(exitCode).toBe(0);
     for (const step of example.solution.split('\n')) expect(stdout).toContain(step);
-    expect(stdout).toContain('problem  Carla has 95 cases. She gives 20 cases to Sam.');
+    expect(stdout).toContain('problem  Lena buys 81 bags of stamps.');
     expect(stdout).toMatch(/reward-lens-organism-prm/);
     expect(stdout).toMatch(/CALIBRATED/);
+    // The marker is on step 3 (13 × 2 = 62), the first below the shipped threshold, and the table says so.
+    const marked = stdout.split('\n').filter((line) => /^ {2}\d +\d\.\d{4} .*◀/.test(line));
+    expect(marked).toHaveLength(1);
+    expect(marked[0]).toMatch(/^ {2}3 .*13 × 2 = 62 bags\.$/);
+    expect(stdout).toMatch(/^ {2}threshold 0\.\d{4}: ◀ step 3 is the first step below it/m);
+    expect(stdout).toContain('chosen on organism calibration split');
   });
 
-  it("the bundled example's wrong step (75 plus 25: she gives 25 away) is its lowest and its first below the default PRM's threshold", async () => {
+  it("the bundled example's wrong step (13 × 2 = 62) is its lowest and its first below the default PRM's threshold; done right, none is", async () => {
     const { stdout } = await runMain(['score', '--file', packagePath('examples/solution.json'), '--json']);
-    const record = onlyRecord(stdout);
-    expect(record.stepScores).toHaveLength(3);
+    const record = onlyRecord(stdout) as ReturnType<typeof onlyRecord> & { threshold: { value: number }; predictedErrorStep: number };
+    expect(record.stepScores).toHaveLength(4);
     const threshold = defaultModelFigures.threshold.value;
-    expect(record.stepScores.findIndex((score) => score < threshold)).toBe(1);
-    expect(record.stepScores.indexOf(Math.min(...record.stepScores))).toBe(1);
-    expect(record.aggregate).toEqual({ name: 'min', value: record.stepScores[1] });
+    expect(record.threshold.value).toBe(threshold);
+    expect(record.predictedErrorStep).toBe(2);
+    expect(record.stepScores.findIndex((score) => score < threshold)).toBe(2);
+    expect(record.stepScores.indexOf(Math.min(...record.stepScores))).toBe(2);
+    expect(record.aggregate).toEqual({ name: 'min', value: record.stepScores[2] });
     // The same solution with the step done right stays above it.
-    const clean = ['95 cases less 20 cases is 95 − 20 = 75 cases.', '75 cases less 25 cases is 75 − 25 = 50 cases.', 'The answer is 50.'];
+    const clean = [
+      '81 bags in 3 piles is 81 ÷ 3 = 27 bags.',
+      '27 bags less 14 bags is 27 − 14 = 13 bags.',
+      '13 bags times 2 is 13 × 2 = 26 bags.',
+      'The answer is 26.',
+    ];
     const example = JSON.parse(await readFile(packagePath('examples/solution.json'), 'utf8')) as { problem: string };
-    const fixed = onlyRecord((await runMain(['score', '--problem', example.problem, '--solution', clean.join('\n'), '--json'])).stdout);
+    const fixed = onlyRecord((await runMain(['score', '--problem', example.problem, '--solution', clean.join('\n'), '--json'])).stdout) as typeof record;
     expect(fixed.stepScores.every((score) => score >= threshold)).toBe(true);
+    expect(fixed.predictedErrorStep).toBe(-1);
+    expect(fixed.trust).toBe('CALIBRATED');
+  });
+
+  it("a GSM8K-style solution is scored but noted outside the default PRM's domain, trust EXPLORATORY, with how much", async () => {
+    const { stdout } = await runMain(['score', '--problem', natalia.problem, '--solution', natalia.solution, '--json']);
+    const record = onlyRecord(stdout) as ReturnType<typeof onlyRecord> & { meta: { outOfDomain?: string } };
+    expect(record.trust).toBe('EXPLORATORY');
+    expect(record.meta.outOfDomain).toMatch(/organism grammar: the problem is not in the organism's language/);
+    expect(record.meta.outOfDomain).toMatch(/vocabulary: \d+ of \d+ tokens \(\d+%\) are ones its training text never used/);
+    expect(record.notes.some((note) => note.startsWith("outside the model's domain ("))).toBe(true);
   });
 });
 

@@ -19,7 +19,8 @@ export async function scoreBatch(prm: ProcessRM, inputs: readonly RecordInput[],
   const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
   // A calibrated model's records name the calibration set and its domain, as its evidence does.
   const notes = prm.calibration ? [...prm.notes, calibrationNote(prm.calibration)] : prm.notes;
-  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes }, aggregateName);
+  const threshold = evidence.gauge === 'PROBABILITY' ? prm.calibration?.threshold : undefined;
+  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes, ...(threshold ? { threshold } : {}) }, aggregateName);
   return scored.map((record, index) => {
     const error = evidence.value.errors[index];
     return error ? { error: recordError(error) } : { scored: record };

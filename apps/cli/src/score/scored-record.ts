@@ -1,4 +1,14 @@
-import { aggregateScored, type Evidence, type Gauge, type PairMeta, type StepScores, type Trust } from '@reward-lens/core';
+import {
+  aggregateScored,
+  firstStepBelow,
+  recordTrust,
+  type CalibrationThreshold,
+  type Evidence,
+  type Gauge,
+  type PairMeta,
+  type StepScores,
+  type Trust,
+} from '@reward-lens/core';
 
 /** The aggregate of a record's step scores; `scoredSteps` appears when some steps had no score. */
 export interface RecordAggregate {
@@ -24,12 +34,21 @@ export interface ScoredRecord {
   backend: string;
   gauge: Gauge;
   trust: Trust;
+  /** The calibration's decision threshold, when the model ships one. */
+  threshold?: CalibrationThreshold;
+  /**
+   * With a threshold: the index of the first step scoring below it (ProcessBench's predicted first
+   * error, in its convention: 0-based, -1 when every step clears the threshold).
+   */
+  predictedErrorStep?: number;
 }
 
 /** What the model says about every record it scores. */
 export interface ModelLabels {
   backend: string;
   notes: readonly string[];
+  /** Present when the model's calibration carries a decision threshold (and results are calibrated). */
+  threshold?: CalibrationThreshold;
 }
 
 /** `[1, 2, 3, 5]` as `1–3, 5`. */
@@ -71,7 +90,8 @@ export function scoredRecordsFromEvidence(evidence: Evidence<StepScores>, model:
       notes: [...model.notes, ...pairNotes, ...aggregated.notes],
       backend: model.backend,
       gauge: evidence.gauge,
-      trust: evidence.trust,
+      trust: recordTrust(evidence, index),
+      ...(model.threshold !== undefined ? { threshold: model.threshold, predictedErrorStep: firstStepBelow(stepScores, model.threshold.value) } : {}),
     };
   });
 }

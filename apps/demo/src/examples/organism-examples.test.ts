@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { organismCandidates, organismExamples, verifyCandidate } from './organism-examples.js';
 
 describe('organism examples', () => {
-  it('are three solutions with errors of different kinds, then two correct ones, labelled as the verifier reads them', () => {
+  it('are three solutions with errors of different kinds (an arithmetic slip first), then two correct ones, labelled as the verifier reads them', () => {
     const examples = organismExamples();
     expect(examples).toHaveLength(5);
+    expect(examples[0]!.title).toMatch(/: wrong-result at step \d/);
     const withErrors = examples.slice(0, 3);
     expect(withErrors.every((example) => example.firstError >= 0)).toBe(true);
     expect(new Set(withErrors.map((example) => example.title.replace(/^.*: /, '').replace(/ at step.*$/, ''))).size).toBe(3);

@@ -20,22 +20,25 @@ function toExample(item: OrganismItem): DemoExample {
   };
 }
 
+/** The kinds the first three examples show, in order: an arithmetic slip first, as the quick start's. */
+const exampleKinds = ['wrong-result', 'wrong-copy', 'wrong-operation'] as const;
+
 /**
- * Organism problems with and without errors, the same on every machine: the first three items
- * with an injected error of different kinds, then the first two correct ones (of seed 0).
+ * Organism problems with and without errors, the same on every machine: the first item of seed 0
+ * with each of `exampleKinds` (a wrong result first), then the first two correct ones.
  */
 export function organismExamples(): DemoExample[] {
-  const withErrors: OrganismItem[] = [];
+  const withErrors = new Map<string, OrganismItem>();
   const correct: OrganismItem[] = [];
-  for (let index = 0; index < 200 && (withErrors.length < 3 || correct.length < 2); index++) {
+  for (let index = 0; index < 400 && (withErrors.size < exampleKinds.length || correct.length < 2); index++) {
     const item = organism.item(index);
     if (item.errorKind === null) {
       if (correct.length < 2) correct.push(item);
-    } else if (withErrors.length < 3 && !withErrors.some((other) => other.errorKind === item.errorKind)) {
-      withErrors.push(item);
+    } else if ((exampleKinds as readonly string[]).includes(item.errorKind) && !withErrors.has(item.errorKind)) {
+      withErrors.set(item.errorKind, item);
     }
   }
-  return [...withErrors, ...correct].map(toExample);
+  return [...exampleKinds.flatMap((kind) => withErrors.get(kind) ?? []), ...correct].map(toExample);
 }
 
 /** Candidates for the compare view: one organism problem and N solutions its policy writes, each checked by the verifier. */

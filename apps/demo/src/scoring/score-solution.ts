@@ -1,4 +1,4 @@
-import { aggregateScored, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
+import { aggregateScored, firstStepBelow, type CalibrationThreshold, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
 
 export const aggregateNames = ['min', 'prod', 'mean', 'last'] as const;
 export type AggregateName = (typeof aggregateNames)[number];
@@ -22,6 +22,12 @@ export interface ScoredSolution {
   aggregates: Record<AggregateName, number>;
   gauge: Gauge;
   trust: Trust;
+  /** The calibration's decision threshold, when the model ships one and the scores are calibrated. */
+  threshold?: CalibrationThreshold;
+  /** With a threshold: the first step scoring below it (the predicted first error), -1 when none does. */
+  predictedError: number;
+  /** Why a domain check put the text outside the model's domain, when one did. */
+  outOfDomain?: string;
   /** Which backend ran, skipped backends, step detection, truncation: the SDK's notes. */
   notes: string[];
   stepMethod: string;
@@ -75,6 +81,7 @@ export async function scoreSolution(prm: ProcessRM, problem: string, solution: s
   const outcomeScore = outcome.value.values[0]!;
   const meta = evidence.value.meta[0]!;
   const { aggregates, notes } = aggregateScoredSteps(curve);
+  const threshold = evidence.gauge === 'PROBABILITY' ? prm.calibration?.threshold : undefined;
   return {
     steps,
     lowest: lowestIndex(curve),
@@ -83,6 +90,9 @@ export async function scoreSolution(prm: ProcessRM, problem: string, solution: s
     aggregates,
     gauge: evidence.gauge,
     trust: evidence.trust,
+    ...(threshold ? { threshold } : {}),
+    predictedError: threshold ? firstStepBelow(curve, threshold.value) : -1,
+    ...(meta.outOfDomain !== undefined ? { outOfDomain: meta.outOfDomain } : {}),
     notes: [...evidence.notes, ...notes],
     stepMethod: meta.stepMethod,
     tokenCount: meta.tokenCount,

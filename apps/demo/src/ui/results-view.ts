@@ -11,6 +11,40 @@ const aggregateMeaning = {
   last: 'the last step: the outcome',
 } as const;
 
+function trustReason(scored: ScoredSolution): string {
+  if (scored.outOfDomain !== undefined) return ` (outside the model's domain: ${scored.outOfDomain})`;
+  return scored.trust === 'EXPLORATORY' ? ' (no calibration attached)' : '';
+}
+
+/**
+ * The threshold and what it predicts (`data-predicted`: the 0-based step, -1 none), and, for a
+ * labelled example, whether that is the labelled first error (`data-verdict`).
+ */
+function thresholdLine(scored: ScoredSolution, labelled: DemoExample | undefined): HTMLElement | null {
+  if (scored.threshold === undefined) return null;
+  const predicted = scored.predictedError;
+  const prediction = predicted >= 0 ? `the first step below it is step ${predicted + 1}` : 'no step is below it (no error predicted)';
+  let verdict = '';
+  let verdictId = 'unlabelled';
+  if (labelled !== undefined) {
+    const truth = labelled.firstError;
+    const right = predicted === truth;
+    verdictId = right ? 'match' : 'mismatch';
+    verdict = right
+      ? truth >= 0
+        ? ': the labelled first error, found.'
+        : ': the solution is labelled correct, passed.'
+      : truth >= 0
+        ? `; the labelled first error is step ${truth + 1}, ${predicted >= 0 ? (predicted < truth ? 'flagged too early' : 'flagged too late') : 'missed'}.`
+        : `; the solution is labelled correct: a false alarm.`;
+  }
+  return element(
+    'p',
+    { class: `threshold threshold-${verdictId}`, 'data-predicted': String(predicted), 'data-verdict': verdictId },
+    `Threshold ${formatScore(scored.threshold.value)} (chosen on ${scored.threshold.chosenOn}): ${prediction}${verdict || '.'}`,
+  );
+}
+
 /**
  * Renders a scored solution: a row per step with its bar (`data-step-index`, `data-score` the
  * unrounded score), the lowest step highlighted, the curve, the aggregates and the outcome
@@ -21,21 +55,24 @@ export function renderResults(container: HTMLElement, scored: ScoredSolution, la
   const scores = scored.steps.map((step) => step.score);
   const scale = barScale(scored.gauge, scores);
   const firstError = labelled?.firstError ?? -1;
+  const predicted = scored.predictedError;
 
   const rows = scored.steps.map((step) => {
     const isLowest = step.index === scored.lowest;
     const isLabelled = step.index === firstError;
+    const isPredicted = step.index === predicted;
     const badges = [
       isLowest ? element('span', { class: 'badge badge-lowest' }, 'lowest') : null,
+      isPredicted ? element('span', { class: 'badge badge-predicted' }, 'first below threshold') : null,
       isLabelled ? element('span', { class: 'badge badge-label' }, 'labelled first error') : null,
     ];
     return element(
       'li',
       {
-        class: `step${isLowest ? ' step-lowest' : ''}${isLabelled ? ' step-labelled' : ''}`,
+        class: `step${isLowest ? ' step-lowest' : ''}${isPredicted ? ' step-predicted' : ''}${isLabelled ? ' step-labelled' : ''}`,
         'data-step-index': step.index,
         'data-score': String(step.score),
-        'aria-label': `Step ${step.index + 1}, score ${formatScore(step.score)}${isLowest ? ', the lowest' : ''}${isLabelled ? ', the labelled first error' : ''}`,
+        'aria-label': `Step ${step.index + 1}, score ${formatScore(step.score)}${isLowest ? ', the lowest' : ''}${isPredicted ? ', the first below the threshold' : ''}${isLabelled ? ', the labelled first error' : ''}`,
       },
       element('span', { class: 'step-number', 'aria-hidden': 'true' }, String(step.index + 1)),
       element('span', { class: 'step-text' }, step.text, ...badges),
@@ -53,6 +90,7 @@ export function renderResults(container: HTMLElement, scored: ScoredSolution, la
   replaceChildren(
     container,
     element('p', { class: 'hint' }, scale.description, labelled ? ` Label: ${labelled.labelNote}.` : ''),
+    thresholdLine(scored, labelled),
     element('ol', { class: 'steps', 'aria-label': 'Steps and their scores' }, ...rows),
     element(
       'figure',
@@ -80,11 +118,7 @@ export function renderResults(container: HTMLElement, scored: ScoredSolution, la
           { class: 'identity' },
           `Last step = outcome: step ${scores.length} scored ${formatScore(last)}, the outcome call gave ${formatScore(scored.outcome)} (${identity}). One pass reads every step; the last read is the whole solution's score.`,
         ),
-        element(
-          'p',
-          { class: 'hint' },
-          `Trust: ${scored.trust}${scored.trust === 'EXPLORATORY' ? ' (no calibration attached)' : ''}. ${scored.tokenCount} tokens; steps found by ${scored.stepMethod}.`,
-        ),
+        element('p', { class: 'hint' }, `Trust: ${scored.trust}${trustReason(scored)}. ${scored.tokenCount} tokens; steps found by ${scored.stepMethod}.`),
       ),
     ),
   );

@@ -1,9 +1,11 @@
 export {
   applyStepCalibration,
   calibrationNote,
+  firstStepBelow,
   validateStepCalibration,
   type CalibrationMap,
   type CalibrationSet,
+  type CalibrationThreshold,
   type StepCalibration,
 } from './step-calibration.js';
-export { calibrateOutcomeEvidence, calibrateStepEvidence } from './calibrate-evidence.js';
+export { calibrateOutcomeEvidence, calibrateStepEvidence, recordTrust } from './calibrate-evidence.js';

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { applyStepCalibration, calibrationNote, validateStepCalibration, type CalibrationMap, type StepCalibration } from './step-calibration.js';
+import {
+  applyStepCalibration,
+  calibrationNote,
+  firstStepBelow,
+  validateStepCalibration,
+  type CalibrationMap,
+  type StepCalibration,
+} from './step-calibration.js';
 
 const set = { name: 'held-out split', domain: 'arithmetic word problems', labelledSteps: 120, items: 30 };
 
@@ -27,7 +34,25 @@ describe('step calibration', () => {
     expect(calibrationNote(parsed)).toContain('"held-out split": 120 labelled steps from 30 solutions, domain: arithmetic word problems');
   });
 
+  it('carries a decision threshold and finds the first step below it', () => {
+    const calibration = validateStepCalibration({
+      format: 'reward-lens.step-calibration',
+      version: 1,
+      map: { method: 'platt', slope: 1, intercept: 0 },
+      set,
+      threshold: { value: 0.4, chosenOn: 'held-out split' },
+    });
+    expect(calibration.threshold).toEqual({ value: 0.4, chosenOn: 'held-out split' });
+    expect(firstStepBelow([0.9, Number.NaN, 0.3, 0.1], 0.4)).toBe(2);
+    expect(firstStepBelow([0.9, 0.5], 0.4)).toBe(-1);
+  });
+
   it.each([
+    [
+      { format: 'reward-lens.step-calibration', version: 1, set, map: { method: 'platt', slope: 1, intercept: 0 }, threshold: { value: 1.5, chosenOn: 'x' } },
+      /threshold.value/,
+    ],
+    [{ format: 'reward-lens.step-calibration', version: 1, set, map: { method: 'platt', slope: 1, intercept: 0 }, threshold: { value: 0.5 } }, /chosenOn/],
     [{}, /format/],
     [{ format: 'reward-lens.step-calibration', version: 2 }, /version 2/],
     [{ format: 'reward-lens.step-calibration', version: 1, set, map: { method: 'beta' } }, /map.method/],

@@ -1,3 +1,4 @@
+import { validateTokenDomainSpec, type TokenDomainSpec } from '../domain/token-domain.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 
 /**
@@ -31,6 +32,39 @@ export interface StepCalibration {
   set: CalibrationSet;
   /** Optional fit diagnostics (expected calibration error before and after, with the binning used). */
   diagnostics?: { eceBefore: number; eceAfter: number; bins: number; binning: string };
+  /**
+   * Optional decision threshold on the calibrated scale, chosen on a labelled split: the first step
+   * scoring below it is the step predicted wrong (ProcessBench's reading). The CLI's table marks it.
+   */
+  threshold?: CalibrationThreshold;
+  /**
+   * Optional vocabulary check: the probabilities hold for text of the calibration set's kind; a
+   * record with more tokens outside the training text's ids is noted and not `CALIBRATED`.
+   */
+  domainCheck?: TokenDomainSpec;
+}
+
+/** A decision threshold for step scores and where it was chosen. */
+export interface CalibrationThreshold {
+  /** In [0, 1], on the calibrated scale. */
+  value: number;
+  /** The split it was chosen on, e.g. `organism calibration split (seed 1001, 400 items)`. */
+  chosenOn: string;
+}
+
+function validateThreshold(value: unknown): CalibrationThreshold {
+  const threshold = (value ?? {}) as Record<string, unknown>;
+  const number = finiteNumber(threshold.value, 'threshold.value');
+  if (number < 0 || number > 1) throw new InvalidInputError(`threshold.value must be in [0, 1], got ${number}`, { location: 'calibration' });
+  if (typeof threshold.chosenOn !== 'string' || threshold.chosenOn === '')
+    throw new InvalidInputError('threshold.chosenOn must be a non-empty string', { location: 'calibration' });
+  return { value: number, chosenOn: threshold.chosenOn };
+}
+
+/** The index of the first step scoring below `threshold` (a NaN step is skipped), or -1: ProcessBench's predicted first error. */
+export function firstStepBelow(curve: ArrayLike<number>, threshold: number): number {
+  for (let index = 0; index < curve.length; index++) if (curve[index]! < threshold) return index;
+  return -1;
 }
 
 function finiteNumber(value: unknown, where: string): number {
@@ -82,6 +116,8 @@ export function validateStepCalibration(value: unknown): StepCalibration {
     set: { name: set.name, domain: set.domain, labelledSteps, items },
   };
   if (record.diagnostics !== undefined) calibration.diagnostics = record.diagnostics as NonNullable<StepCalibration['diagnostics']>;
+  if (record.threshold !== undefined) calibration.threshold = validateThreshold(record.threshold);
+  if (record.domainCheck !== undefined) calibration.domainCheck = validateTokenDomainSpec(record.domainCheck);
   return calibration;
 }
 
@@ -107,5 +143,7 @@ export function applyStepCalibration(map: CalibrationMap, score: number): number
 /** The note a calibrated result carries: which set, how large, and the domain it holds. */
 export function calibrationNote(calibration: StepCalibration): string {
   const { set, map } = calibration;
-  return `calibrated (${map.method}) on "${set.name}": ${set.labelledSteps} labelled steps from ${set.items} solutions, domain: ${set.domain}; probabilities hold for text from that domain, which the SDK cannot check`;
+  return `calibrated (${map.method}) on "${set.name}": ${set.labelledSteps} labelled steps from ${set.items} solutions, domain: ${set.domain}; probabilities hold for text from that domain${
+    calibration.domainCheck ? ' (a record outside its training vocabulary is noted and not CALIBRATED)' : ', which the SDK cannot check'
+  }`;
 }

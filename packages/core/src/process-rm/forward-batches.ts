@@ -4,6 +4,8 @@ export interface SequenceReads {
   inputIds: Int32Array;
   /** Positions to read, indices into `inputIds`. */
   positions: readonly number[];
+  /** With several reads: each read's own positions (else every read takes `positions`). */
+  readPositions?: readonly (readonly number[])[];
 }
 
 export interface ForwardBatchOptions {
@@ -16,7 +18,8 @@ export interface ForwardBatchOptions {
 
 /** `ForwardBatchOptions` with several reads per pass (hidden states of several layers, say). */
 export interface ForwardReadsOptions extends Omit<ForwardBatchOptions, 'read'> {
-  reads: (positions: number[][]) => ReadRequestV1[];
+  /** `positions`: the rows' positions; `perRead[r]`: read r's (from `SequenceReads.readPositions`, else `positions`). */
+  reads: (positions: number[][], perRead: number[][][]) => ReadRequestV1[];
 }
 
 /**
@@ -46,18 +49,23 @@ export async function forwardReadsInBatches(
     const inputIds = new Int32Array(batch.length * sequenceLength).fill(options.padTokenId);
     const attentionMask = new Uint8Array(batch.length * sequenceLength);
     const positions: number[][] = [];
+    const perRead: number[][][] = [];
     batch.forEach((sequence, row) => {
       const shift = options.padding === 'left' ? sequenceLength - sequence.inputIds.length : 0;
       inputIds.set(sequence.inputIds, row * sequenceLength + shift);
       attentionMask.fill(1, row * sequenceLength + shift, row * sequenceLength + shift + sequence.inputIds.length);
       positions.push(sequence.positions.map((position) => position + shift));
+      (sequence.readPositions ?? []).forEach((own, read) => {
+        perRead[read] ??= [];
+        perRead[read][row] = own.map((position) => position + shift);
+      });
     });
-    const result = await backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: options.reads(positions) });
+    const result = await backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: options.reads(positions, perRead) });
     results ??= result.reads.map(() => ({ values: [], width: 0 }));
     result.reads.forEach((read, index) => {
       results![index]!.width = read.width;
       results![index]!.values.push(...read.values);
     });
   }
-  return results ?? options.reads([]).map(() => ({ values: [], width: 0 }));
+  return results ?? options.reads([], []).map(() => ({ values: [], width: 0 }));
 }

@@ -23,6 +23,9 @@ export interface PassContext {
 export interface PassResult {
   /** Per row, its reads' head outputs (`reads.length * width`, position-major). */
   values: Float32Array[];
+  /** With a recipe's likelihood head: per row, that head's outputs at every token the row runs (`tokens.length * likelihoodWidth`). */
+  likelihood: Float32Array[];
+  likelihoodWidth: number;
   /** Per row, when asked for: a cache of its past and its tokens, held by the caller. */
   caches: CacheHandleV1[];
   width: number;
@@ -33,7 +36,8 @@ export interface PassResult {
  * If a pass fails, the caches already made are released before the error goes on.
  */
 export async function runPrefixPass(context: PassContext, rows: readonly PassRow[], returnCache: boolean): Promise<PassResult> {
-  const result: PassResult = { values: [], caches: [], width: 0 };
+  const result: PassResult = { values: [], caches: [], width: 0, likelihood: [], likelihoodWidth: 0 };
+  const likelihoodHead = context.recipe.likelihoodHead;
   try {
     for (let first = 0; first < rows.length; first += context.batchSize) {
       const chunk = rows.slice(first, first + context.batchSize);
@@ -55,12 +59,18 @@ export async function runPrefixPass(context: PassContext, rows: readonly PassRow
         sequenceLength,
         inputIds,
         attentionMask,
-        reads: [read],
+        reads: likelihoodHead
+          ? [read, { kind: 'head', head: likelihoodHead, positions: chunk.map((row) => row.tokens.map((_, position) => position)) }]
+          : [read],
         past: chunk.map((row) => row.past),
         returnCache,
       });
       result.values.push(...output.reads[0]!.values);
       result.width = output.reads[0]!.width;
+      if (likelihoodHead) {
+        result.likelihood.push(...output.reads[1]!.values);
+        result.likelihoodWidth = output.reads[1]!.width;
+      }
       if (returnCache) result.caches.push(...output.caches!);
     }
   } catch (error) {

@@ -1,5 +1,8 @@
 import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
 import { calibrateOutcomeEvidence, calibrateStepEvidence } from '../calibration/calibrate-evidence.js';
+import type { DomainCheck } from '../domain/domain-check.js';
+import { tokenDomainCheck } from '../domain/token-domain.js';
+import { checkDomain } from './check-domain.js';
 import { validateStepCalibration, type StepCalibration } from '../calibration/step-calibration.js';
 import { formatCapabilities, hasCapability, type Capabilities, type CapabilityName } from '../capabilities.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
@@ -19,7 +22,8 @@ import {
 import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
-import { forwardInBatches } from './forward-batches.js';
+import { forwardReadsInBatches } from './forward-batches.js';
+import { boundByLikelihood, likelihoodPositions } from './likelihood-bound.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { applyLearnedSteps, resolveStepDetection, type StepDetectionMode, type StepDetectionSetting } from './learned-steps.js';
 import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
@@ -66,6 +70,11 @@ export interface ProcessRMOptions {
   notes?: readonly string[];
   /** Maps step and outcome scores to calibrated probabilities (trust `CALIBRATED`); see `withCalibration`. */
   calibration?: StepCalibration;
+  /**
+   * Checks that a record is text of the model's domain (a grammar, say), beside the calibration's
+   * own vocabulary check. A record outside is scored, noted (`meta.outOfDomain`), and not `CALIBRATED`.
+   */
+  domainChecks?: readonly DomainCheck[];
 }
 
 /**
@@ -84,7 +93,10 @@ export class ProcessRM {
   /** The attached calibration, if any (`withCalibration`). */
   readonly calibration: StepCalibration | undefined;
   private readonly construction: ProcessRMOptions;
-  private readonly options: Required<Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes' | 'calibration' | 'stepDetection' | 'stepDetector'>> & {
+  private readonly domainChecks: readonly DomainCheck[];
+  private readonly options: Required<
+    Omit<ProcessRMOptions, 'detector' | 'recipe' | 'notes' | 'calibration' | 'stepDetection' | 'stepDetector' | 'domainChecks'>
+  > & {
     detector?: StepBoundaryDetector;
   };
   private readonly stepDetection: StepDetectionSetting;
@@ -100,6 +112,8 @@ export class ProcessRM {
     this.recipe = options.recipe ?? plainValueRecipe;
     this.construction = options;
     this.calibration = options.calibration === undefined ? undefined : validateStepCalibration(options.calibration);
+    const spec = this.calibration?.domainCheck;
+    this.domainChecks = [...(spec ? [tokenDomainCheck(spec)] : []), ...(options.domainChecks ?? [])];
     this.options = {
       delimiter: options.delimiter ?? (options.recipe ?? plainValueRecipe).delimiter,
       truncation: options.truncation ?? 'none',
@@ -270,7 +284,11 @@ export class ProcessRM {
     const batch = await this.tokenizeAll(inputs, options);
     const curves = await this.readHead(batch, (pair) => [pair.readPositions[pair.readPositions.length - 1]!]);
     const evidence = this.evidence({ values: Float32Array.from(curves, (curve) => curve[0] ?? Number.NaN), errors: batch.errors }, batch);
-    return calibrateOutcomeEvidence(evidence, this.calibration);
+    return calibrateOutcomeEvidence(
+      evidence,
+      this.calibration,
+      batch.pairs.map((pair) => pair.meta.outOfDomain !== undefined),
+    );
   }
 
   /**
@@ -425,6 +443,7 @@ export class ProcessRM {
       batch,
       fail,
     );
+    if (this.domainChecks.length > 0) checkDomain(this.domainChecks, normalized, batch);
     return batch;
   }
 
@@ -457,32 +476,52 @@ export class ProcessRM {
     positionsOf: (pair: TokenizedPair) => number[],
     read: (positions: number[][]) => ReadRequestV1,
   ): Promise<{ values: Float32Array[]; width: number; counts: number[] }> {
-    const valid = batch.pairs.flatMap((pair, index) =>
-      batch.errors[index] === null ? [{ index, sequence: { inputIds: pair.inputIds, positions: positionsOf(pair) } }] : [],
-    );
-    const result = await forwardInBatches(
+    const [only] = await this.forwardValidReads(batch, [positionsOf], (perRead) => [read(perRead[0]!)]);
+    return only!;
+  }
+
+  /** `forwardValid` with several reads in each pass, each at its own positions. */
+  private async forwardValidReads(
+    batch: TokenizedBatch,
+    positionsOf: readonly ((pair: TokenizedPair) => number[])[],
+    reads: (perRead: number[][][]) => ReadRequestV1[],
+  ): Promise<{ values: Float32Array[]; width: number; counts: number[] }[]> {
+    const valid = batch.pairs.flatMap((pair, index) => {
+      if (batch.errors[index] !== null) return [];
+      const readPositions = positionsOf.map((of) => of(pair));
+      return [{ index, sequence: { inputIds: pair.inputIds, positions: readPositions[0]!, readPositions } }];
+    });
+    const results = await forwardReadsInBatches(
       this.backend,
       valid.map(({ sequence }) => sequence),
-      { ...this.batchOptions(), read },
+      { ...this.batchOptions(), reads: (_, perRead) => reads(perRead) },
     );
-    const values: Float32Array[] = batch.pairs.map(() => new Float32Array(0));
-    const counts = batch.pairs.map(() => 0);
-    valid.forEach(({ index, sequence }, row) => {
-      const rowValues = result.values[row]!;
-      const bad = rowValues.findIndex((value) => !Number.isFinite(value));
-      if (bad >= 0) {
-        const { name, info } = this.backend;
-        const position = sequence.positions[Math.floor(bad / Math.max(1, result.width))]!;
-        throw new NonFiniteOutputError({ model: info.description, backend: name, inputIndex: index, value: rowValues[bad]!, position });
-      }
-      values[index] = rowValues;
-      counts[index] = sequence.positions.length;
+    return positionsOf.map((_, read) => {
+      const result = results[read] ?? { values: [], width: 0 };
+      const values: Float32Array[] = batch.pairs.map(() => new Float32Array(0));
+      const counts = batch.pairs.map(() => 0);
+      valid.forEach(({ index, sequence }, row) => {
+        const rowValues = result.values[row]!;
+        const bad = rowValues.findIndex((value) => !Number.isFinite(value));
+        if (bad >= 0) {
+          const { name, info } = this.backend;
+          const position = sequence.readPositions[read]![Math.floor(bad / Math.max(1, result.width))]!;
+          throw new NonFiniteOutputError({ model: info.description, backend: name, inputIndex: index, value: rowValues[bad]!, position });
+        }
+        values[index] = rowValues;
+        counts[index] = sequence.readPositions[read]!.length;
+      });
+      return { values, width: result.width, counts };
     });
-    return { values, width: result.width, counts };
   }
 
   /** Reads the recipe's head at each pair's positions and activates the outputs into scores. */
   private async readHead(batch: TokenizedBatch, positionsOf: (pair: TokenizedPair) => number[], layer?: number): Promise<Float32Array[]> {
+    if (this.remote && this.recipe.likelihoodHead !== undefined) {
+      throw new InvalidInputError(
+        `recipe "${this.recipe.name}" bounds step scores by its "${this.recipe.likelihoodHead}" head's likelihood of the solution, which a remote engine's pooling output does not give: serve the model with a recipe without a likelihood head`,
+      );
+    }
     if (this.remote)
       return this.remote.readScores(
         batch.pairs.map((pair, index) => (batch.errors[index] === null ? pair : null)),
@@ -496,8 +535,22 @@ export class ProcessRM {
       ...(this.columns ? { columns: this.columns } : {}),
       ...(layer !== undefined ? { layer } : {}),
     });
-    const { values, width, counts } = await this.forwardValid(batch, positionsOf, read);
-    return values.map((rowValues, index) => activateScores(rowValues, counts[index]!, width, this.recipe));
+    const likelihood = this.recipe.likelihoodHead;
+    if (likelihood === undefined || layer !== undefined) {
+      const { values, width, counts } = await this.forwardValid(batch, positionsOf, read);
+      return values.map((rowValues, index) => activateScores(rowValues, counts[index]!, width, this.recipe));
+    }
+    // The recipe's head and, in the same pass, the language-model head before every solution token.
+    const [scores, logits] = await this.forwardValidReads(batch, [positionsOf, likelihoodPositions], (perRead) => [
+      read(perRead[0]!),
+      { kind: 'head', head: likelihood, positions: perRead[1]! },
+    ]);
+    return scores!.values.map((rowValues, index) => {
+      const activated = activateScores(rowValues, scores!.counts[index]!, scores!.width, this.recipe);
+      if (batch.errors[index] !== null) return activated;
+      const pair = batch.pairs[index]!;
+      return boundByLikelihood(activated, positionsOf(pair), pair, logits!.values[index]!, logits!.width);
+    });
   }
 
   private notesFor(batch: TokenizedBatch, extra: readonly string[] = []): string[] {

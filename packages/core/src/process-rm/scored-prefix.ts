@@ -3,6 +3,7 @@ import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
+import { extendLikelihood } from './likelihood-bound.js';
 import { runPrefixPass, type PassContext, type PassResult, type PassRow } from './prefix-pass.js';
 import { SharedCheckpoint } from './shared-checkpoint.js';
 import type { TokenizedPair } from './tokenize-pair.js';
@@ -148,7 +149,11 @@ export class ScoredPrefix {
     );
     const caches = new Map(stableRows.map((plan, row) => [plan, stable.caches[row]!]));
     const values = plans.map((): Float32Array[] => []);
-    stableRows.forEach((plan, row) => values[plan]!.push(stable.values[row]!));
+    const logits = plans.map((): Float32Array[] => []);
+    stableRows.forEach((plan, row) => {
+      values[plan]!.push(stable.values[row]!);
+      if (stable.likelihood[row]) logits[plan]!.push(stable.likelihood[row]!);
+    });
     const tailRows = plans.flatMap((plan, index) => (plan.ids.length > plan.stable ? [index] : []));
     let tail: PassResult;
     try {
@@ -163,22 +168,36 @@ export class ScoredPrefix {
       for (const cache of caches.values()) cache.release();
       throw error;
     }
-    tailRows.forEach((plan, row) => values[plan]!.push(tail.values[row]!));
+    tailRows.forEach((plan, row) => {
+      values[plan]!.push(tail.values[row]!);
+      if (tail.likelihood[row]) logits[plan]!.push(tail.likelihood[row]!);
+    });
     const width = stable.width || tail.width;
+    const likelihoodWidth = stable.likelihoodWidth || tail.likelihoodWidth;
 
     const children = plans.map((plan, index) => {
       const fresh = activateScores(concatenate(values[index]!), plan.steps.length - plan.firstReread, width, context.recipe);
+      // With a likelihood head, each fresh score is bounded by the solution's tokens up to its read position.
+      const bound = context.recipe.likelihoodHead
+        ? extendLikelihood(plan.ids, plan.pair.steps[0]!.tokenSpan[0], plan.start, concatenate(logits[index]!), likelihoodWidth, plan.checkpoint?.likelihood)
+        : undefined;
+      if (bound) {
+        plan.pair.readPositions.slice(plan.firstReread).forEach((position, step) => {
+          if (position >= 0 && !Number.isNaN(fresh[step]!)) fresh[step] = Math.min(fresh[step]!, bound.floors[position - plan.start]!);
+        });
+      }
       const stepScores = new Float32Array(plan.steps.length);
       stepScores.set(plan.parent.stepScores.subarray(0, plan.firstReread));
       stepScores.set(fresh, plan.firstReread);
       // The new cache extends the reused checkpoint (and through it the earlier ones), shared, not forked.
       const cache = caches.get(index);
+      const state = bound?.stateAt(plan.stable);
       const checkpoint =
         cache === undefined
           ? plan.checkpoint?.hold()
           : plan.checkpoint
-            ? plan.checkpoint.extend(plan.stable, cache)
-            : new SharedCheckpoint(plan.stable, cache, undefined);
+            ? plan.checkpoint.extend(plan.stable, cache, state)
+            : new SharedCheckpoint(plan.stable, cache, undefined, state);
       return new ScoredPrefix(context, plan.parent.problem, plan.steps, plan.ids, stepScores, checkpoint, plan.ids.length - plan.start);
     });
     const starts = groups.map((_, group) => groups.slice(0, group).reduce((sum, { candidates }) => sum + candidates.length, 0));

@@ -1,4 +1,5 @@
 import type { CacheHandleV1 } from '../backend/v1/backend-v1.js';
+import type { LikelihoodState } from './likelihood-bound.js';
 
 /**
  * A cache covering the first `length` tokens of a scored prefix, shared read-only by every prefix
@@ -16,12 +17,14 @@ export class SharedCheckpoint {
     readonly cache: CacheHandleV1,
     /** The checkpoint this one's tokens were extended from (held by this one). */
     readonly parent: SharedCheckpoint | undefined,
+    /** With a recipe's likelihood head: the bound's state at this checkpoint's end. */
+    readonly likelihood?: LikelihoodState,
   ) {}
 
   /** A new checkpoint extending this one: it holds this one until it is dropped itself. */
-  extend(length: number, cache: CacheHandleV1): SharedCheckpoint {
+  extend(length: number, cache: CacheHandleV1, likelihood?: LikelihoodState): SharedCheckpoint {
     this.#holders++;
-    return new SharedCheckpoint(length, cache, this);
+    return new SharedCheckpoint(length, cache, this, likelihood);
   }
 
   hold(): this {

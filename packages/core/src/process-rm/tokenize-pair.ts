@@ -1,3 +1,4 @@
+import type { Trust } from '../evidence.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
 import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-recipe.js';
@@ -52,6 +53,10 @@ export interface PairMeta {
   truncatedTokens: number;
   /** This pair's own notes (step detection, truncation); results also list them under `notes`. */
   notes: string[];
+  /** Set when a domain check found the record outside the model's domain: why (its scores are then not `CALIBRATED`). */
+  outOfDomain?: string;
+  /** In calibrated results: this record's trust (`EXPLORATORY` when `outOfDomain` is set). */
+  trust?: Trust;
 }
 
 /** One pair laid out as the recipe reads it, mapped exactly to token positions. */

@@ -15,6 +15,7 @@ export {
   sequenceClassifierRecipe,
   skyworkPrmRecipe,
   trlTokenClassificationRecipe,
+  trlLikelihoodRecipe,
 } from './presets.js';
 export { resolveRecipe } from './resolve-recipe.js';
 export { inferRecipe } from './infer-recipe.js';

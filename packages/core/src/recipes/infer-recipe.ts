@@ -11,6 +11,9 @@ import type { ReadingRecipe } from './reading-recipe.js';
  * inferRecipe({ architectures: ['Qwen2ForTokenClassification'] })?.name; // 'trl-token-classification'
  */
 export function inferRecipe(config: unknown): ReadingRecipe | undefined {
+  // A folder written by reward-lens's trainer names its recipe (`reward_lens.recipe`).
+  const named = (config as { reward_lens?: { recipe?: unknown } } | null)?.reward_lens?.recipe;
+  if (typeof named === 'string' && Object.hasOwn(recipePresets, named)) return recipePresets[named];
   const architectures = (config as { architectures?: unknown } | null)?.architectures;
   const architecture = Array.isArray(architectures) && typeof architectures[0] === 'string' ? architectures[0] : '';
   if (architecture === 'Qwen2ForProcessRewardModel') return recipePresets['qwen2.5-math-prm'];

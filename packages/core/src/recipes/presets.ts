@@ -127,6 +127,21 @@ export const trlTokenClassificationRecipe: ReadingRecipe = {
 };
 
 /**
+ * TRL's token-classification layout, with the model's own language-model head (tied to the
+ * embeddings) bounding each step: a step scores no higher than the least probability the model
+ * gave a token of the solution so far. How reward-lens's default PRM is read: a model trained with
+ * an auxiliary next-token loss on correct solutions predicts their tokens, so a token it gives a
+ * low probability (`12 × 6 = 82`) is a mistake the classifier at the step's end may have missed.
+ */
+export const trlLikelihoodRecipe: ReadingRecipe = {
+  ...trlTokenClassificationRecipe,
+  name: 'trl-likelihood',
+  description: "TRL PRMTrainer layout, P(class 1) at each separator bounded by the model's own probability of every token of the solution so far",
+  heads: [...trlTokenClassificationRecipe.heads, { name: 'lm', kind: 'lm' }],
+  likelihoodHead: 'lm',
+};
+
+/**
  * A sequence classifier (an outcome reward model, `*ForSequenceClassification` with one label)
  * read at every step end instead of only at the final token: its `score` head, verbatim.
  */
@@ -146,6 +161,7 @@ export const recipePresets: Readonly<Record<string, ReadingRecipe>> = Object.fro
     rlhflowLlama31Recipe,
     skyworkPrmRecipe,
     trlTokenClassificationRecipe,
+    trlLikelihoodRecipe,
     sequenceClassifierRecipe,
   ].map((recipe) => [recipe.name, recipe]),
 );

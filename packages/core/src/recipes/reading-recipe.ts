@@ -62,6 +62,15 @@ export interface ReadingRecipe {
   activation: ReadActivation;
   /** Index into the read columns of the positive class (softmax only). */
   positiveIndex: number;
+  /**
+   * A language-model head (one of `heads`) whose probabilities of the tokens the solution writes
+   * bound its step scores: a step's score is the least of the recipe head's probability there and
+   * the probability this head gave each token of the solution up to that step, given the text
+   * before it. A token the model did not expect (a wrong digit, a misread number) then lowers
+   * every step from there on, in the same forward pass. Needs a probability (`softmax` or
+   * `sigmoid`); read at the final layer only.
+   */
+  likelihoodHead?: string;
 }
 
 /** The gauge a recipe's scores carry: raw rewards are gauge-invariant, activations are probabilities. */

@@ -1,6 +1,7 @@
 import type { ModelInfoV1 } from '../backend/v1/backend-v1.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { describeProbe, validateProbe, type Probe } from '../probes/probe.js';
+import { recipePresets } from '../recipes/presets.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 
 /** The file a model folder keeps its step-boundary detector in (`ProcessRM.fromPretrained` reads it). */
@@ -118,8 +119,19 @@ export function stepDetectorMismatch(detector: StepDetector, info: ModelInfoV1, 
   if (model.hiddenSize !== info.hiddenSize) differences.push(`hidden size ${model.hiddenSize}, the model's is ${info.hiddenSize}`);
   if (model.numLayers !== info.numLayers) differences.push(`${model.numLayers} layers, the model has ${info.numLayers}`);
   if (model.vocabSize !== info.vocabSize) differences.push(`vocabulary ${model.vocabSize}, the model's is ${info.vocabSize}`);
-  if (model.recipe !== recipe.name) differences.push(`recipe "${model.recipe}", the model is read with "${recipe.name}"`);
+  if (model.recipe !== recipe.name && !sameLayout(recipePresets[model.recipe], recipe)) {
+    differences.push(`recipe "${model.recipe}", the model is read with "${recipe.name}"`);
+  }
   return differences.length === 0 ? null : `step detector "${detector.name}" was fitted for ${differences.join('; ')}`;
+}
+
+/**
+ * Two recipes lay a solution out alike (template, tokenization, BOS): a detector reads hidden
+ * states of the laid-out text, so one fitted under either serves both, however their heads are read.
+ */
+function sameLayout(fitted: ReadingRecipe | undefined, recipe: ReadingRecipe): boolean {
+  if (fitted === undefined || !Object.hasOwn(recipePresets, fitted.name)) return false;
+  return JSON.stringify([fitted.template, fitted.tokenization, fitted.addBos]) === JSON.stringify([recipe.template, recipe.tokenization, recipe.addBos]);
 }
 
 const threeDigits = (value: number) => value.toFixed(3);

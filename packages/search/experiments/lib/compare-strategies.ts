@@ -26,6 +26,8 @@ export interface CompareOptions {
   seed: number;
   /** Counts the PRM's tokens exactly. */
   meter?: BackendMeter;
+  /** The aggregator partial solutions are ranked and finished ones picked by (default `last`). */
+  pickBy?: string;
 }
 
 function judge(problem: string, steps: readonly string[] | undefined): { correct: boolean; processCorrect: boolean } {
@@ -46,6 +48,7 @@ export async function compareOnProblem(prm: ProcessRM, policy: StepPolicy, probl
     maxSteps: options.maxSteps,
     seed: options.seed,
     ...(options.meter ? { meter: options.meter } : {}),
+    ...(options.pickBy !== undefined ? { rankBy: options.pickBy, pickBy: options.pickBy } : {}),
   };
   const sampled = await search(prm, policy, problem, { ...common, strategy: 'best-of-n' });
   const candidates = solutionCandidates(sampled.solutions);

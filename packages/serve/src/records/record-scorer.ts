@@ -1,4 +1,4 @@
-import { calibrationNote, InvalidInputError, type ProcessRM, type ScoringInput } from '@reward-lens/core';
+import { calibrationNote, recordTrust, InvalidInputError, type ProcessRM, type ScoringInput } from '@reward-lens/core';
 
 /** A record that cannot be scored, reported in its place while the others go on. */
 export interface RecordError {
@@ -54,7 +54,7 @@ export const stepScoreRecords: RecordScorer = {
         notes: [...modelNotes, ...notes],
         backend: prm.backend.name,
         gauge: evidence.gauge,
-        trust: evidence.trust,
+        trust: recordTrust(evidence, index),
       };
     });
   },
