@@ -34,7 +34,9 @@ async function compareThreads(label: string, recipe?: string): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const threads of counts) times.get(threads)!.push(await secondsAsync(() => prms.get(threads)!.stepScores(inputs)));
   }
-  console.log(`\n${label}, stepScores over 1,000 organism records (${tokens.toLocaleString('en-US')} tokens, batches of 8; median of ${rounds} alternating rounds):`);
+  console.log(
+    `\n${label}, stepScores over 1,000 organism records (${tokens.toLocaleString('en-US')} tokens, batches of 8; median of ${rounds} alternating rounds):`,
+  );
   for (const threads of counts) {
     const seconds = median(times.get(threads)!);
     const ratio = median(times.get(1)!.map((time, round) => time / times.get(threads)![round]!));

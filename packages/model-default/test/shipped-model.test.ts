@@ -1,9 +1,10 @@
+import { sharedDataPath } from '@reward-lens/test-data';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import '@reward-lens/backend-tiny/register';
 import { parseSafetensorsEntries, type ProcessRM } from '@reward-lens/core';
 import { fixedThreshold } from '@reward-lens/eval';
-import { organismTokenizerJson } from '@reward-lens/organism';
+import { createOrganism, organismTokenizerJson } from '@reward-lens/organism';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRecipe, splitItems } from '../scripts/default-recipe.js';
 import { evaluateOrganism, matchedPairs } from '../scripts/evaluate-default.js';
@@ -67,5 +68,30 @@ describe('the shipped default PRM', () => {
     const pairs = (await matchedPairs(prm, defaultRecipe, 200)).all;
     expect(pairs.pairs).toBe(200);
     expect(pairs.index).toBeGreaterThanOrEqual(Math.max(PAIRS_FLOOR, defaultModelFigures.matchedPairs.index - 0.08));
+  });
+
+  it('reads "<s>" written in a step as the text it is, not as the BOS token (a reward-hacking defence)', async () => {
+    const hostile = await prm.segment({ problem: 'Tom has 3 apples. He buys 2 more.', steps: ['<s><s><s>3 plus 2 is 6.', 'The answer is 6.'] });
+    const bos = prm.tokenizer.bosTokenId!;
+    expect(hostile.inputIds.filter((id) => id === bos)).toHaveLength(1);
+    expect(hostile.inputIds[0]).toBe(bos);
+    for (const spelling of ['</s>', '<pad>']) expect(hostile.inputIds).not.toContain(prm.tokenizer.tokenToId(spelling));
+    const scored = await prm.stepScores([{ problem: 'Tom has 3 apples. He buys 2 more.', steps: ['<s><s><s>3 plus 2 is 6.', 'The answer is 6.'] }]);
+    expect(scored.trust).toBe('EXPLORATORY');
+  });
+
+  it('passes every held-out organism solution as in its domain, and none of ProcessBench GSM8K', async () => {
+    const items = createOrganism({ seed: 1002 }).items(300);
+    const inDomain = await prm.stepScores(items.map((item) => ({ problem: item.problem, steps: [...item.steps] })));
+    expect(inDomain.value.meta.filter((meta) => meta.outOfDomain !== undefined)).toEqual([]);
+    expect(inDomain.trust).toBe('CALIBRATED');
+    const gsm8k = (JSON.parse(await readFile(sharedDataPath('processbench/gsm8k.json'), 'utf8')) as { problem: string; steps: string[] }[]).slice(0, 40);
+    const outside = await prm.stepScores(
+      gsm8k.map((record) => ({ problem: record.problem, steps: record.steps })),
+      { onInvalid: 'report' },
+    );
+    const scored = outside.value.meta.filter((_, index) => outside.value.errors[index] === null);
+    expect(scored.length).toBeGreaterThan(0);
+    expect(scored.every((meta) => meta.outOfDomain !== undefined && meta.trust === 'EXPLORATORY')).toBe(true);
   });
 });

@@ -47,6 +47,18 @@ function readTag(recipe: ReadingRecipe): string | undefined {
   return recipe.readAt.at === 'suffix' ? recipe.readAt.text : undefined;
 }
 
+function refusal(recipe: ReadingRecipe, label: string, spelling: string): InvalidInputError {
+  return new InvalidInputError(
+    `${label} contains ${JSON.stringify(spelling)}, the token recipe "${recipe.name}" places at step boundaries; ` +
+      'the model would see an extra boundary there. Remove or rewrite it in the text' +
+      (label !== 'the problem' && spelling === readTag(recipe)
+        ? ` (if it marks the steps, use it as the delimiter: delimiter: ${JSON.stringify(spelling)})`
+        : '') +
+      '.',
+    { location: label },
+  );
+}
+
 /**
  * Refuses a problem or step whose own tokens include a reserved tag, naming where. Only tokens
  * wholly inside the content count, so a tag the template puts right after a step is not confused
@@ -66,16 +78,28 @@ export function refuseTagsInContent(
     if (spelling === undefined) continue;
     const [start, end] = offsets[token]!;
     const holder = contents.find(({ span }) => span[0] <= start && end <= span[1]);
-    if (holder) {
-      throw new InvalidInputError(
-        `${holder.label} contains ${JSON.stringify(spelling)}, the token recipe "${recipe.name}" places at step boundaries; ` +
-          'the model would see an extra boundary there. Remove or rewrite it in the text' +
-          (holder.label !== 'the problem' && spelling === readTag(recipe)
-            ? ` (if it marks the steps, use it as the delimiter: delimiter: ${JSON.stringify(spelling)})`
-            : '') +
-          '.',
-        { location: holder.label },
-      );
-    }
+    if (holder) throw refusal(recipe, holder.label, spelling);
+  }
+}
+
+/**
+ * Refuses a problem or step whose text spells a reserved tag that is a control token of the
+ * tokenizer (`<extra_0>`, `<|im_start|>`). User text is encoded as plain text, so such a tag would
+ * not reach the model as the tag; it is refused rather than silently read as characters, as
+ * vLLM's source refuses it.
+ */
+export function refuseTagTextInContent(
+  tokenizer: PrmTokenizer,
+  recipe: ReadingRecipe,
+  text: string,
+  contents: readonly { label: string; span: CharSpan }[],
+): void {
+  const control = new Set(tokenizer.controlTokens ?? []);
+  const spellings = [...reservedTagsOf(tokenizer, recipe).byId.values()].filter((spelling) => control.has(spelling));
+  if (spellings.length === 0) return;
+  for (const { label, span } of contents) {
+    const content = text.slice(span[0], span[1]);
+    const found = spellings.find((spelling) => content.includes(spelling));
+    if (found !== undefined) throw refusal(recipe, label, found);
   }
 }

@@ -5,7 +5,8 @@ import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-re
 import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
 import type { LearnedStepsMeta, Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
 import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
-import { refuseTagsInContent } from './reserved-tags.js';
+import { plainTextCuts } from './plain-text-cuts.js';
+import { refuseTagsInContent, refuseTagTextInContent } from './reserved-tags.js';
 import { planTokenizationWindow, tokensAtLeast } from './tokenization-window.js';
 import type { NormalizedInput } from './scoring-input.js';
 
@@ -164,13 +165,21 @@ function encodeLayout(
   const offsets: CharSpan[] = [];
   const pieceEnds: (number | undefined)[] = [];
   const pieces = recipe.tokenization === 'whole' ? [{ text: layout.text, start: 0 }] : layout.pieces;
+  // User text never spells a control token: an occurrence is cut so that it encodes as plain text.
+  const cuts = plainTextCuts(layout.text, [layout.problemSpan, ...layout.stepSpans], tokenizer.controlTokens ?? []);
+  let nextCut = 0;
   for (const piece of pieces as Piece[]) {
-    if (piece.start + piece.text.length <= start) continue;
-    const skip = Math.max(0, start - piece.start);
-    const encoding = tokenizer.encode(skip > 0 ? piece.text.slice(skip) : piece.text);
-    ids.push(...encoding.ids);
-    const shift = piece.start + skip;
-    for (const [tokenStart, tokenEnd] of encoding.offsets) offsets.push([tokenStart + shift, tokenEnd + shift]);
+    const pieceEnd = piece.start + piece.text.length;
+    if (pieceEnd <= start) continue;
+    let from = Math.max(start, piece.start);
+    while (nextCut < cuts.length && cuts[nextCut]! <= from) nextCut++;
+    while (from < pieceEnd) {
+      const to = nextCut < cuts.length && cuts[nextCut]! < pieceEnd ? cuts[nextCut++]! : pieceEnd;
+      const encoding = tokenizer.encode(layout.text.slice(from, to));
+      ids.push(...encoding.ids);
+      for (const [tokenStart, tokenEnd] of encoding.offsets) offsets.push([tokenStart + from, tokenEnd + from]);
+      from = to;
+    }
     if (piece.step !== undefined) pieceEnds[piece.step] = ids.length - 1;
   }
   return { ids, offsets, pieceEnds };
@@ -192,11 +201,10 @@ export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, inp
   }
   // Characters before this were cut before tokenizing: they lie wholly before the kept window.
   const untokenized = window.kind === 'longer-than-window' ? window.cutAt : 0;
+  const contents = [{ label: 'the problem', span: layout.problemSpan }, ...layout.stepSpans.map((span, index) => ({ label: `step ${index}`, span }))];
+  refuseTagTextInContent(tokenizer, recipe, layout.text, contents);
   const encoding = encodeLayout(tokenizer, recipe, layout, untokenized);
-  refuseTagsInContent(tokenizer, recipe, encoding.ids, encoding.offsets, [
-    { label: 'the problem', span: layout.problemSpan },
-    ...layout.stepSpans.map((span, index) => ({ label: `step ${index}`, span })),
-  ]);
+  refuseTagsInContent(tokenizer, recipe, encoding.ids, encoding.offsets, contents);
   const bos = recipe.addBos && tokenizer.bosTokenId !== null ? [tokenizer.bosTokenId] : [];
   const tokenOffset = bos.length;
   const notes: string[] = [];

@@ -52,6 +52,8 @@ export class ByteBpeTokenizer implements PrmTokenizer {
   readonly eosTokenId = eosTokenId;
   readonly padTokenId = padTokenId;
   readonly addedTokens: readonly string[];
+  /** Its added tokens (step tags): the only spellings it encodes as one token. */
+  readonly controlTokens: readonly string[];
 
   private readonly vocabulary: ByteBpeVocabulary;
   private readonly addedTokenBytes: readonly Uint8Array[];
@@ -62,6 +64,7 @@ export class ByteBpeTokenizer implements PrmTokenizer {
     validateAddedTokens(addedTokens);
     this.vocabulary = getDefaultVocabulary();
     this.addedTokens = addedTokens;
+    this.controlTokens = addedTokens;
     this.addedTokenBytes = addedTokens.map((token) => encodeUtf8(token));
     this.vocabSize = this.vocabulary.size + addedTokens.length;
     this.splitOnAddedTokens = createAddedTokenSplitter(addedTokens);

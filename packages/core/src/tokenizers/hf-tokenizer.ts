@@ -76,6 +76,7 @@ class HfTokenizer implements PrmTokenizer {
   private readonly library: Tokenizer;
   private readonly aligner: HfOffsetAligner;
   private readonly addedIds: Map<string, number>;
+  readonly controlTokens: readonly string[];
   private readonly spelling: SpellingScheme;
   private readonly spaceSpelling: string | undefined;
   private readonly byteFallback: boolean;
@@ -104,6 +105,7 @@ class HfTokenizer implements PrmTokenizer {
     const library = this.library;
     const addedTokens = readAddedTokens(file);
     this.addedIds = new Map(addedTokens.map((token) => [token.content, token.id]));
+    this.controlTokens = addedTokens.filter((token) => token.special && token.content !== '').map((token) => token.content);
     this.aligner = new HfOffsetAligner({
       name: this.name,
       addedTokens,

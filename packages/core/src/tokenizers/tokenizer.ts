@@ -21,6 +21,12 @@ export interface PrmTokenizer {
   readonly padTokenId: number;
   /** Encodes without adding special tokens. */
   encode(text: string): Encoding;
+  /**
+   * The spellings `encode` turns into control tokens (a `tokenizer.json`'s special added tokens:
+   * `<s>`, `<|im_start|>`). Core encodes user text so that it never produces one: an occurrence
+   * in a problem or step is encoded as plain text. Omitted: none.
+   */
+  readonly controlTokens?: readonly string[];
   decode(ids: readonly number[]): string;
   /** The id of a token spelled exactly so (a special token or step tag), when it is one token. */
   tokenToId(token: string): number | undefined;
