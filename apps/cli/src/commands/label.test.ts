@@ -81,6 +81,18 @@ describe('reward-lens label', () => {
     expect(other.stderr).toMatch(/written by a run with other settings/);
   });
 
+  it('refuses to write over an existing file that is not a resumable label run, unless --force', async () => {
+    const out = join(root, 'precious.jsonl');
+    await writeFile(out, 'my own data\n');
+    const refused = await runMain(['label', '--completer', scriptFile, '--file', input, '--rollouts', '2', '--out', out]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`${out} exists and is not a resumable label run (no ${out}.state.jsonl beside it); pass --force to replace it`);
+    expect(await readFile(out, 'utf8')).toBe('my own data\n');
+    const forced = await runMain(['label', '--completer', scriptFile, '--file', input, '--rollouts', '2', '--out', out, '--force']);
+    expect(forced.stderr).toMatch(/labelled 2 of 3 records/);
+    expect(jsonLines(await readFile(out, 'utf8'))).toHaveLength(2);
+  });
+
   it('filters by consensus with a PRM judge', async () => {
     const { stdout, stderr } = await runMain([
       'label',

@@ -1,3 +1,4 @@
+import { rm, stat } from 'node:fs/promises';
 import { InvalidInputError, type ProcessRM } from '@reward-lens/core';
 import {
   consensusFilter,
@@ -64,7 +65,9 @@ Consensus filtering (keep what the MC labels and a judge agree on):
 Output:
   --out <path>              write the rows here, resumably: a state file <path>.state.jsonl
                             journals every prefix value; run the same command again after a kill
-                            and it goes on where it stopped (without --out: stdout, not resumable)
+                            and it goes on where it stopped (without --out: stdout, not resumable);
+                            an existing <path> that is not such a run is refused
+  --force                   replace an existing <path> that is not a resumable run of this command
   --details                 add values (v_0..v_K), firstError, completionsSpent and
                             fullSweepCompletions (and the judge's verdicts) to each row
   -q, --quiet               no progress on stderr
@@ -86,6 +89,7 @@ const labelOptions = {
   policy: { type: 'string' },
   file: { type: 'string', short: 'f' },
   out: { type: 'string' },
+  force: { type: 'boolean' },
   rollouts: { type: 'string' },
   mode: { type: 'string' },
   labels: { type: 'string' },
@@ -155,6 +159,7 @@ function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
     policy: parsePolicySpec(completer, labelUsage),
     file: values.file,
     out: values.out,
+    force: values.force === true,
     details: values.details === true,
     quiet: values.quiet === true,
   };
@@ -236,6 +241,25 @@ async function* jobsOf(settings: Settings, streams: CliStreams): AsyncGenerator<
   for await (const item of readJsonRecords(settings.file, streams.stdin, labelUsage)) yield toJob(item, settings.settings.delimiter);
 }
 
+/**
+ * `--out` names a file to resume or a new one: an existing file without the state journal beside
+ * it is someone else's (`train`, `convert` and `export` refuse the same way), replaced only with
+ * `--force`.
+ */
+async function checkLabelOutput(out: string, force: boolean): Promise<void> {
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+  if (!(await exists(out)) || (await exists(`${out}.state.jsonl`))) return;
+  if (!force)
+    throw new InvalidInputError(`${out} exists and is not a resumable label run (no ${out}.state.jsonl beside it); pass --force to replace it`, {
+      location: '--out',
+    });
+  await rm(out);
+}
+
 /** `reward-lens label`: Monte-Carlo step labels in TRL's PRM format, resumable with --out. */
 export const labelCommand: Command = {
   name: 'label',
@@ -244,6 +268,7 @@ export const labelCommand: Command = {
   async run(args, streams) {
     const settings = parseLabelSettings(args, streams.stdin.isTTY === true);
     await checkReadable(settings.file);
+    if (settings.out !== undefined) await checkLabelOutput(settings.out, settings.force);
     const policy = await loadPolicy(settings.policy, settings.policySettings);
     let judge: Awaited<ReturnType<typeof loadJudge>>;
     try {

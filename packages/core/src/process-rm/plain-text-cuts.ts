@@ -1,6 +1,6 @@
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 
-const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeLiteral = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const patterns = new WeakMap<readonly string[], RegExp | null>();
 
 /** One alternation of the spellings, longest first (null: none longer than a character). */
@@ -8,7 +8,7 @@ function patternOf(controlTokens: readonly string[]): RegExp | null {
   let pattern = patterns.get(controlTokens);
   if (pattern === undefined) {
     const spellings = controlTokens.filter((token) => token.length > 1).sort((a, b) => b.length - a.length);
-    pattern = spellings.length === 0 ? null : new RegExp(spellings.map(escape).join('|'), 'g');
+    pattern = spellings.length === 0 ? null : new RegExp(spellings.map(escapeLiteral).join('|'), 'g');
     patterns.set(controlTokens, pattern);
   }
   return pattern;
