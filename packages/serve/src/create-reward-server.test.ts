@@ -173,6 +173,56 @@ describe('the other routes', () => {
   });
 });
 
+/** A raw request, with headers fetch would not let a test set (Host). */
+function rawRequest(url: URL, path: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: url.hostname, port: url.port, path, method, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('a keyless server and cross-site pages', () => {
+  const record = JSON.stringify({ problem: 'p', steps: ['a', 'b'] });
+  it('answers only loopback Host names (DNS rebinding), any port, and every name with an API key', async () => {
+    const url = new URL(await serve(tiny));
+    for (const host of [`127.0.0.1:${url.port}`, `localhost:${url.port}`, `[::1]:${url.port}`, 'localhost']) {
+      expect((await rawRequest(url, '/health', 'GET', { host })).status, host).toBe(200);
+    }
+    for (const host of [`evil.example:${url.port}`, '127.0.0.1.evil.example', '0.0.0.0']) {
+      const answer = await rawRequest(url, '/v1/score', 'POST', { host, 'content-type': 'application/json' }, record);
+      expect(answer.status, host).toBe(403);
+      expect(JSON.parse(answer.text).error.type).toBe('ForbiddenHost');
+    }
+    const keyed = new URL(await serve(tiny, { apiKey: 'k' }));
+    const allowed = await rawRequest(
+      keyed,
+      '/v1/score',
+      'POST',
+      { host: 'prm.internal', 'content-type': 'application/json', authorization: 'Bearer k' },
+      record,
+    );
+    expect(allowed.status).toBe(200);
+  });
+
+  it('answers 415 to a body not declared JSON (a "simple" cross-site POST), before reading it', async () => {
+    const url = new URL(await serve(tiny));
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+      const answer = await rawRequest(url, '/v1/score', 'POST', { host: url.host, ...(type ? { 'content-type': type } : {}) }, record);
+      expect(answer.status, type).toBe(415);
+      expect(JSON.parse(answer.text).error.message).toMatch(/must be JSON with Content-Type: application\/json/);
+    }
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json']) {
+      expect((await rawRequest(url, '/v1/score', 'POST', { host: url.host, 'content-type': type }, record)).status, type).toBe(200);
+    }
+  });
+});
+
 describe('limits and safety', () => {
   it('answers 404, 405, 400 for malformed JSON, and 413 for large bodies and token counts, in JSON', async () => {
     const url = await serve(tiny, { maxBodyBytes: 2000, maxRequestTokens: 300 });
@@ -197,7 +247,13 @@ describe('limits and safety', () => {
     const url = new URL(await serve(tiny, { maxBodyBytes: 100 }));
     const status = await new Promise<number>((resolve, reject) => {
       const request = httpRequest(
-        { host: url.hostname, port: url.port, path: '/v1/score', method: 'POST', headers: { 'transfer-encoding': 'chunked' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/v1/score',
+          method: 'POST',
+          headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json' },
+        },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);

@@ -4,6 +4,7 @@ import { InvalidInputError, ProcessRM, RewardLensError, SequenceTooLongError } f
 import { DynamicBatcher } from './batching/dynamic-batcher.js';
 import { checkBindSafety } from './bind-safety.js';
 import { checkBearer } from './http/bearer-auth.js';
+import { checkHost, checkJsonContentType } from './http/cross-site-checks.js';
 import { HttpError } from './http/http-error.js';
 import { readJsonBody } from './http/read-json-body.js';
 import { sendJson } from './http/send-json.js';
@@ -162,7 +163,9 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
           allow: route.method === 'GET' ? 'GET, HEAD' : route.method,
         });
       }
+      if (options.apiKey === undefined && !options.allowUnauthenticatedRemote) checkHost(request);
       if (!route.open && options.apiKey !== undefined) checkBearer(request, options.apiKey);
+      if (route.method === 'POST') checkJsonContentType(request);
       const result = await answer(request, response, route);
       status = result.status;
       sendJson(response, result.status, result.body, { closing, ...(result.headers ? { headers: result.headers } : {}) });

@@ -60,8 +60,15 @@ export function parseServeSettings(args: readonly string[], usage: string, envir
   };
   const host = values.host ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host must name an address', usage);
-  const apiKey = values['api-key'] ?? environment[apiKeyVariable];
-  if (apiKey !== undefined && apiKey.trim() === '') throw new UsageError('--api-key must not be empty', usage);
+  const flagKey = values['api-key'];
+  if (flagKey !== undefined && flagKey.trim() === '') throw new UsageError('--api-key must not be empty', usage);
+  // An empty variable is a common leftover (`export REWARD_LENS_API_KEY=`): unset on loopback, named elsewhere.
+  const variableKey = environment[apiKeyVariable];
+  const blankVariable = flagKey === undefined && variableKey !== undefined && variableKey.trim() === '';
+  if (blankVariable && !isLoopbackHost(host)) {
+    throw new UsageError(`${apiKeyVariable} is set but empty: give it a key (or --api-key <key>) to serve on --host ${host}`, usage);
+  }
+  const apiKey = flagKey ?? (blankVariable ? undefined : variableKey);
   const allowUnauthenticatedRemote = values['allow-unauthenticated-remote'] === true;
   if (!isLoopbackHost(host) && apiKey === undefined && !allowUnauthenticatedRemote) {
     throw new UsageError(

@@ -1,3 +1,4 @@
+import { apiKeyVariable, parseServeSettings } from './serve-settings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,21 +53,21 @@ describe('reward-lens serve (a real process)', () => {
     expect(lines).toHaveLength(records.length);
 
     const started = performance.now();
-    const response = await fetch(`${server.url}/v1/score`, { method: 'POST', body: JSON.stringify(records) });
+    const response = await fetch(`${server.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(records) });
     expect(response.status).toBe(200);
     const answers = (await response.json()) as unknown[];
     expect(answers.map((answer) => JSON.stringify(answer))).toEqual(lines);
     // The lone request waited out --max-wait-ms for company.
     expect(performance.now() - started).toBeGreaterThan(1000);
 
-    const single = await fetch(`${server.url}/v1/score`, { method: 'POST', body: JSON.stringify(records[0]) });
+    const single = await fetch(`${server.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(records[0]) });
     const singleLine = (
       await runMain(['score', '--problem', (records[0] as { problem: string }).problem, '--solution', (records[0] as { solution: string }).solution, '--json'])
     ).stdout;
     expect(`${JSON.stringify(await single.json())}\n`).toBe(singleLine);
 
     // SIGTERM while a request waits in the batch queue: it is answered, then the process exits 0.
-    const inFlight = fetch(`${server.url}/v1/score`, { method: 'POST', body: JSON.stringify(records[1]) });
+    const inFlight = fetch(`${server.url}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(records[1]) });
     await new Promise((resolve) => setTimeout(resolve, 300));
     server.child.kill('SIGTERM');
     const late = await inFlight;
@@ -83,6 +84,16 @@ describe('reward-lens serve usage', () => {
     const result = await runMain(['serve', '--host', '0.0.0.0']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--host 0.0.0.0 is reachable from other machines: give --api-key');
+  });
+
+  it('an empty REWARD_LENS_API_KEY is named as the variable: unset on loopback, refused beyond it', () => {
+    const loopback = parseServeSettings([], 'usage', { [apiKeyVariable]: '' });
+    expect(loopback.apiKey).toBeUndefined();
+    expect(parseServeSettings([], 'usage', { [apiKeyVariable]: 'k' }).apiKey).toBe('k');
+    expect(() => parseServeSettings(['--host', '0.0.0.0'], 'usage', { [apiKeyVariable]: ' ' })).toThrow(
+      'REWARD_LENS_API_KEY is set but empty: give it a key (or --api-key <key>) to serve on --host 0.0.0.0',
+    );
+    expect(() => parseServeSettings(['--api-key', ''], 'usage', {})).toThrow('--api-key must not be empty');
   });
 
   it('checks its numbers and names its routes in the help', async () => {
