@@ -152,6 +152,14 @@ describe('score with JSON', () => {
     expect(stderr).toBe('reward-lens: INVALID_INPUT: stdin: "problem" must be a string, got number 3\n');
   });
 
+  it('a number JSON cannot hold (1e999) is said as what it is, not as null', async () => {
+    const { exitCode, stdout } = await runMain(['score', '-'], { stdin: '{"problem": 1e999, "solution": "a"}' });
+    expect(exitCode).toBe(1);
+    expect(jsonLines(stdout)[0]!.error.message).toBe(
+      '"problem" must be a string, got number Infinity (JSON has no such number: a literal out of range, like 1e999)',
+    );
+  });
+
   it('an empty explicit stdin is zero records; an implicit one is a usage error', async () => {
     expect(await runMain(['score', '-'], { stdin: '\n\n' })).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     const implicit = await runMain(['score'], { stdin: '' });

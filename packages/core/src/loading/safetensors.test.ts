@@ -82,6 +82,8 @@ describe('safetensors', () => {
     ['a file shorter than 8 bytes', new Uint8Array(5), /5 bytes is shorter than the 8-byte header length/],
     ['a header length past the end', buildFile({}).subarray(0, 9), /header length 2 runs past the end of the 9-byte file/],
     ['an absurd header length', Uint8Array.from([0, 0, 0, 0, 0, 1, 0, 0, 123]), /above the 100 MB limit/],
+    // 2^62, said exactly (as a Number it would print 4611686018427388000).
+    ['a header length past 2^53', Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0x40, 123]), /header length 4611686018427387904 is above the 100 MB limit/],
     ['a header that is not JSON', buildFile(null, [], '{"a": '), /the header is not JSON/],
     ['a header that is not an object', buildFile([1, 2]), /the header is not a JSON object/],
     [

@@ -87,8 +87,10 @@ export function readSafetensorsHeaderLength(first8Bytes: Uint8Array, fileSize: n
     throw new ModelLoadError(`not a valid safetensors file: ${message}`, { file: fileName });
   };
   if (first8Bytes.length < 8) fail(`${fileSize} bytes is shorter than the 8-byte header length`);
-  const headerLength = Number(new DataView(first8Bytes.buffer, first8Bytes.byteOffset, 8).getBigUint64(0, true));
-  if (headerLength > maxHeaderLength) fail(`header length ${headerLength} is above the 100 MB limit`);
+  const exact = new DataView(first8Bytes.buffer, first8Bytes.byteOffset, 8).getBigUint64(0, true);
+  // Said as the exact 64-bit integer: a length past 2^53 would print rounded as a Number.
+  if (exact > BigInt(maxHeaderLength)) fail(`header length ${exact} is above the 100 MB limit`);
+  const headerLength = Number(exact);
   if (8 + headerLength > fileSize) fail(`header length ${headerLength} runs past the end of the ${fileSize}-byte file`);
   return headerLength;
 }

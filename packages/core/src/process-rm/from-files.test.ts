@@ -184,6 +184,9 @@ describe('ProcessRM.fromFiles', () => {
     expect(await failure({ 'config.json': text(decoderConfigToHf(model.config)), 'tokenizer.json': text(tokenizerJson) })).toMatch(
       /^picked\/config\.json: config\.json does not say how this model is read as a PRM .*pass a recipe/,
     );
+    expect(await failure({ 'config.json': text([]), 'tokenizer.json': text(tokenizerJson) })).toBe(
+      'picked/config.json: config.json is not a JSON object (it holds an array)',
+    );
     expect(await failure({ 'config.json': config, 'tokenizer.json': text(tokenizerJson), 'pytorch_model.bin': Uint8Array.of(0) })).toMatch(
       /^picked\/pytorch_model\.bin: the weights are only in PyTorch pickle files/,
     );

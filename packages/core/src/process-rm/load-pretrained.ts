@@ -44,7 +44,13 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
   if (options.recipe !== undefined) {
     recipe = resolveRecipe(options.recipe);
   } else {
-    const inferred = inferRecipe(await readJsonFile(files, requireEntry(files, 'config.json', await files.list())));
+    const config = await readJsonFile(files, requireEntry(files, 'config.json', await files.list()));
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+      throw new ModelLoadError(`config.json is not a JSON object (it holds ${Array.isArray(config) ? 'an array' : config === null ? 'null' : `a ${typeof config}`})`, {
+        file: files.describe('config.json'),
+      });
+    }
+    const inferred = inferRecipe(config);
     if (!inferred) {
       throw new ModelLoadError(
         'config.json does not say how this model is read as a PRM (its architecture is a plain language model or unknown); pass a recipe, e.g. { recipe: "math-shepherd" }',
