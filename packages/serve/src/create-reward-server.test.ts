@@ -187,6 +187,25 @@ function rawRequest(url: URL, path: string, method: string, headers: Record<stri
   });
 }
 
+describe('a request of many records', () => {
+  it('scores 40 records in one request without a MaxListenersExceededWarning, and leaves no listener behind', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const url = await serve(tiny, { maxBatchSize: 4 });
+      const records = Array.from({ length: 40 }, (_, index) => ({ problem: `p${index}`, steps: ['a', 'b'] }));
+      const { status, json } = await post(`${url}/v1/score`, records);
+      expect(status).toBe(200);
+      expect(json).toHaveLength(40);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
 describe('a keyless server and cross-site pages', () => {
   const record = JSON.stringify({ problem: 'p', steps: ['a', 'b'] });
   it('answers only loopback Host names (DNS rebinding), any port, and every name with an API key', async () => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidInputError, ProcessRM, RewardLensError, SequenceTooLongError } from '@reward-lens/core';
@@ -134,6 +135,9 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
   async function answer(request: IncomingMessage, response: ServerResponse, route: Route): Promise<RouteAnswer> {
     if (route.method === 'GET') return route.run(context, undefined, new AbortController().signal);
     const controller = new AbortController();
+    // One listener per record of the request (bounded by --max-request-tokens), each removed when
+    // its record is scored: not the leak Node's default limit of 10 warns about.
+    setMaxListeners(0, controller.signal);
     // A client that hangs up gets its queued work dropped too.
     response.once('close', () => {
       if (!response.writableFinished) controller.abort(new HttpError(499, 'ClientClosedRequest', 'the client closed the connection'));

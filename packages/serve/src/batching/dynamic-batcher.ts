@@ -56,17 +56,21 @@ export class DynamicBatcher<Job extends BatchJob, Result> {
         reject(signal.reason);
         return;
       }
-      const entry: Queued<Job, Result> = { job, enqueuedAt: performance.now(), resolve, reject, cancelled: false };
-      signal?.addEventListener(
-        'abort',
-        () => {
-          entry.cancelled = true;
-          const index = this.queue.indexOf(entry);
-          if (index >= 0) this.queue.splice(index, 1);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        entry.cancelled = true;
+        const index = this.queue.indexOf(entry);
+        if (index >= 0) this.queue.splice(index, 1);
+        reject(signal!.reason);
+      };
+      // The listener goes when the job settles: a signal shared by a request's records keeps none behind.
+      const settled =
+        <T>(settle: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', onAbort);
+          settle(value);
+        };
+      const entry: Queued<Job, Result> = { job, enqueuedAt: performance.now(), resolve: settled(resolve), reject: settled(reject), cancelled: false };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(entry);
       this.scheduleSoon();
     });
