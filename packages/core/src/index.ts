@@ -33,6 +33,7 @@ export {
   type StepCalibration,
 } from './calibration/index.js';
 export { recordTrust } from './calibration/calibrate-evidence.js';
+export { firstLoneSurrogate, requireWellFormedText } from './text/lone-surrogates.js';
 export {
   outOfDomainNote,
   tokenDomainCheck,

@@ -187,6 +187,21 @@ function rawRequest(url: URL, path: string, method: string, headers: Record<stri
   });
 }
 
+describe('invalid text', () => {
+  it("a per-record delimiter holding half of a surrogate pair, or a step with a lone one, is that record's error", async () => {
+    const url = await serve(tiny);
+    const { status, json } = await post(`${url}/v1/score`, [
+      { problem: 'p', solution: 'a😀b', delimiter: '\ud83d' },
+      { problem: 'p', steps: ['a\udc00', 'b'] },
+      { problem: 'p', solution: 'a😀b', delimiter: '😀' },
+    ]);
+    expect(status).toBe(200);
+    expect(json[0].error.message).toMatch(/"delimiter" holds a lone surrogate \(U\+D83D/);
+    expect(json[1].error.message).toMatch(/"steps"\[0\] holds a lone surrogate \(U\+DC00/);
+    expect(json[2].steps).toEqual(['a', 'b']);
+  });
+});
+
 describe('a request of many records', () => {
   it('scores 40 records in one request without a MaxListenersExceededWarning, and leaves no listener behind', async () => {
     const warnings: string[] = [];

@@ -152,6 +152,15 @@ describe('score with JSON', () => {
     expect(stderr).toBe('reward-lens: INVALID_INPUT: stdin: "problem" must be a string, got number 3\n');
   });
 
+  it('a lone surrogate escaped in JSON ("\\ud800") is invalid text, as invalid UTF-8 bytes are, and the batch goes on', async () => {
+    const stdin = `${JSON.stringify({ problem: 'p', solution: 'a\ud800' })}\n${JSON.stringify({ problem: 'p', solution: 'a\nb' })}\n`;
+    const { exitCode, stdout } = await runMain(['score', '-', '--json'], { stdin });
+    expect(exitCode).toBe(1);
+    const [bad, good] = jsonLines(stdout);
+    expect(bad!.error.message).toMatch(/"solution" holds a lone surrogate \(U\+D800 at character 1\): not valid text/);
+    expect(good!.stepScores).toHaveLength(2);
+  });
+
   it('a number JSON cannot hold (1e999) is said as what it is, not as null', async () => {
     const { exitCode, stdout } = await runMain(['score', '-'], { stdin: '{"problem": 1e999, "solution": "a"}' });
     expect(exitCode).toBe(1);

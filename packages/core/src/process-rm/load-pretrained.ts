@@ -46,9 +46,12 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
   } else {
     const config = await readJsonFile(files, requireEntry(files, 'config.json', await files.list()));
     if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-      throw new ModelLoadError(`config.json is not a JSON object (it holds ${Array.isArray(config) ? 'an array' : config === null ? 'null' : `a ${typeof config}`})`, {
-        file: files.describe('config.json'),
-      });
+      throw new ModelLoadError(
+        `config.json is not a JSON object (it holds ${Array.isArray(config) ? 'an array' : config === null ? 'null' : `a ${typeof config}`})`,
+        {
+          file: files.describe('config.json'),
+        },
+      );
     }
     const inferred = inferRecipe(config);
     if (!inferred) {

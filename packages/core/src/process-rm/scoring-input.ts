@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { requireWellFormedText } from '../text/lone-surrogates.js';
 
 /** A problem with its solution as one text, or with its steps already split. */
 export type ScoringInput = readonly [problem: string, solution: string] | { problem: string; solution: string } | { problem: string; steps: readonly string[] };
@@ -12,6 +13,8 @@ export function normalizeScoringInput(input: ScoringInput, location: string): No
     if (input.length !== 2 || typeof problem !== 'string' || typeof solution !== 'string') {
       throw new InvalidInputError('expected a [problem, solution] pair of strings', { location });
     }
+    requireWellFormedText(problem, 'the problem', location);
+    requireWellFormedText(solution, 'the solution', location);
     return { problem, solution };
   }
   if (typeof input !== 'object' || input === null) throw new InvalidInputError('expected [problem, solution] or { problem, solution | steps }', { location });
@@ -22,8 +25,12 @@ export function normalizeScoringInput(input: ScoringInput, location: string): No
     if (!Array.isArray(record.steps) || !record.steps.every((step) => typeof step === 'string')) {
       throw new InvalidInputError('"steps" must be an array of strings', { location });
     }
+    requireWellFormedText(record.problem, '"problem"', location);
+    (record.steps as string[]).forEach((step, index) => requireWellFormedText(step, `"steps"[${index}]`, location));
     return { problem: record.problem, steps: record.steps as string[] };
   }
   if (typeof record.solution !== 'string') throw new InvalidInputError('"solution" (a string) or "steps" (an array of strings) is required', { location });
+  requireWellFormedText(record.problem, '"problem"', location);
+  requireWellFormedText(record.solution, '"solution"', location);
   return { problem: record.problem, solution: record.solution };
 }

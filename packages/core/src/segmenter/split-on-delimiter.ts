@@ -1,3 +1,4 @@
+import { requireWellFormedText } from '../text/lone-surrogates.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import type { DelimiterMatcher, StepDelimiter } from './types.js';
@@ -32,6 +33,8 @@ function matchSpans(solution: string, delimiter: StepDelimiter): CharSpan[] {
     if (delimiter.length === 0) {
       throw new InvalidInputError('the step delimiter is an empty string', { location: 'options.delimiter' });
     }
+    // Half of a surrogate pair would split a character (an emoji) into halves.
+    requireWellFormedText(delimiter, 'the step delimiter', 'options.delimiter');
     const spans: CharSpan[] = [];
     let index = solution.indexOf(delimiter);
     while (index !== -1) {

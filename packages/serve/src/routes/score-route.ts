@@ -1,4 +1,4 @@
-import { aggregatorNames, InvalidInputError } from '@reward-lens/core';
+import { aggregatorNames, firstLoneSurrogate, InvalidInputError, requireWellFormedText } from '@reward-lens/core';
 import { HttpError } from '../http/http-error.js';
 import type { RecordError } from '../records/record-scorer.js';
 import { scoreJob, type ScoreJob } from '../server-jobs.js';
@@ -16,6 +16,14 @@ function prepare(context: RouteContext, value: unknown): Prepared {
   const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   const delimiter = fields.delimiter;
   if (delimiter !== undefined && (typeof delimiter !== 'string' || delimiter === '')) return invalid('"delimiter" must be a non-empty string');
+  // Half of a surrogate pair would split a character (an emoji) into halves: the one rule for text, as core applies it.
+  if (typeof delimiter === 'string' && firstLoneSurrogate(delimiter) >= 0) {
+    try {
+      requireWellFormedText(delimiter, '"delimiter"');
+    } catch (error) {
+      return invalid((error as Error).message);
+    }
+  }
   const aggregate = fields.aggregate ?? context.options.aggregate;
   if (typeof aggregate !== 'string' || !aggregatorNames().includes(aggregate)) {
     return invalid(`"aggregate" must be one of ${aggregatorNames().join(', ')}, got ${JSON.stringify(aggregate)}`);
