@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { main } from './main.js';
+import { exitCodes } from './report-error.js';
 
-// A reader that stops early (`reward-lens score ... | head`) closes the pipe: that is not an error.
+// A reader that stops early (`reward-lens score ... | head`) closes the pipe: not a crash, but not
+// every result was delivered either, so it has its own status (documented in the README).
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  if (error.code === 'EPIPE') process.exit(exitCodes.outputClosed);
   throw error;
 });
 

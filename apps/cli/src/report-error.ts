@@ -3,7 +3,12 @@ import { UsageError } from './usage-error.js';
 import { escapeControlCharacters } from './text-layout.js';
 import { writeText } from './write-text.js';
 
-export const exitCodes = { success: 0, failure: 1, usage: 2 } as const;
+/**
+ * `outputClosed`: the reader of stdout went away before everything was written (`... | head -1`);
+ * not every record's result was delivered, so it is not success. 141 is what a shell reports for a
+ * process stopped by SIGPIPE, which `set -o pipefail` scripts already expect.
+ */
+export const exitCodes = { success: 0, failure: 1, usage: 2, outputClosed: 141 } as const;
 
 /**
  * Prints an error the way a user should see it and returns the exit code. Expected failures
