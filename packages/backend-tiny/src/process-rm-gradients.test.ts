@@ -40,4 +40,37 @@ describe('ProcessRM derivatives on backend-tiny', () => {
       expect(step.vectors).toBeUndefined();
     }
   });
+
+  it('refuses hvp misuse with typed errors naming the field, never a zero or NaN product', async () => {
+    const prm = ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 1 }), { threads: 1 }), createByteBpeTokenizer());
+    const code = { code: 'INVALID_INPUT' };
+    await expect(prm.hvp(pair, undefined as never)).rejects.toMatchObject(code);
+    await expect(prm.hvp(pair, {} as never)).rejects.toThrow(/options.direction must be an object/);
+    await expect(prm.hvp(pair, { direction: { parameters: { 'lm_head.weight': new Float32Array(1) } as never } })).rejects.toThrow(/must be a Map/);
+    const gradient = (await prm.hvp(pair, { direction: {} })).value.gradient.parameters!;
+    const [name, tensor] = [...gradient.entries()][3]!;
+    // The backend names the size it expected (core checks the same for backends that do not).
+    await expect(prm.hvp(pair, { direction: { parameters: new Map([[name, new Float32Array(tensor.length - 1)]]) } })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining(`${tensor.length - 1} values`),
+    });
+    await expect(prm.hvp(pair, { direction: { parameters: new Map([['nope', new Float32Array(3)]]) } })).rejects.toThrow(
+      /options.direction: backend "tiny": the direction names "nope", which is not a parameter of this model/,
+    );
+    const nan = new Float32Array(tensor.length);
+    nan[5] = Number.NaN;
+    await expect(prm.hvp(pair, { direction: { parameters: new Map([[name, nan]]) } })).rejects.toThrow(/holds NaN at index 5; a direction must be finite/);
+    // With the parameters' block not asked for, the direction is still checked, and only the embeddings come back.
+    const ones = new Float32Array(tensor.length).fill(1);
+    const embeddingsOnly = await prm.hvp(pair, { direction: { parameters: new Map([[name, ones]]) }, wrt: { parameters: false } });
+    expect(embeddingsOnly.value.hvp.parameters).toBeUndefined();
+    expect(embeddingsOnly.value.hvp.inputEmbeddings!.some((value) => value !== 0)).toBe(true);
+  });
+
+  it('an hvp through NaN weights is a NonFiniteOutputError, not NaN values', async () => {
+    const model = createRandomDecoder({ seed: 1 });
+    model.tensors.get('model.layers.0.mlp.down_proj.weight')!.fill(Number.NaN);
+    const prm = ProcessRM.fromBackend(createTinyBackend(model, { threads: 1 }), createByteBpeTokenizer());
+    await expect(prm.hvp(pair, { direction: {} })).rejects.toMatchObject({ code: 'NON_FINITE_OUTPUT' });
+  });
 });
