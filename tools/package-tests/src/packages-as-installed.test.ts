@@ -358,16 +358,18 @@ describe('the reward-lens binary, with every backend installed', () => {
   const binary = () => join(fullProject, 'node_modules/.bin/reward-lens');
   const example = () => join(fullProject, 'node_modules/@reward-lens/cli/examples/solution.json');
 
-  it('scores the bundled example with the installed default PRM, calibrated, its wrong step low', async () => {
+  it('scores the bundled example with the installed default PRM, calibrated, its arithmetic slip found', async () => {
     const { stdout } = await runChecked(binary(), ['score', '--file', example(), '--json'], { cwd: fullProject });
-    const record = JSON.parse(stdout) as { stepScores: number[]; outcome: number; trust: string; notes: string[] };
-    expect(record.stepScores).toHaveLength(3);
-    expect(record.outcome).toBe(record.stepScores[2]);
+    const record = JSON.parse(stdout) as { stepScores: number[]; outcome: number; trust: string; notes: string[]; predictedErrorStep: number };
+    expect(record.stepScores).toHaveLength(4);
+    expect(record.outcome).toBe(record.stepScores[3]);
     expect(record.trust).toBe('CALIBRATED');
     expect(record.notes.join('\n')).toMatch(/reward-lens-organism-prm/);
     expect(record.notes[0]).toMatch(/node_modules\/@reward-lens\/model-default\/model/);
-    expect(record.stepScores[0]).toBeGreaterThan(0.5);
-    expect(record.stepScores[1]).toBeLessThan(0.5);
+    // 13 × 2 = 62 at step 3: the first step below the shipped threshold, as from source.
+    expect(record.stepScores[1]).toBeGreaterThan(0.5);
+    expect(record.stepScores[2]).toBeLessThan(0.5);
+    expect(record.predictedErrorStep).toBe(2);
   });
 
   it('shows the capabilities (caps)', async () => {
