@@ -3,7 +3,7 @@ import type { VllmPoolingResponse } from '@reward-lens/core';
 import { parsePoolingRequest } from '../pooling/parse-pooling-request.js';
 import { poolJob } from '../server-jobs.js';
 import type { RouteAnswer, RouteContext } from './route-context.js';
-import { checkRequestTokens } from './token-limit.js';
+import { prepareWithinTokens } from './token-limit.js';
 
 /**
  * `POST /pooling`, vLLM's Pooling API for a PRM served with STEP pooling: prompts (text or token
@@ -12,11 +12,13 @@ import { checkRequestTokens } from './token-limit.js';
  */
 export async function poolingRoute(context: RouteContext, body: unknown, signal: AbortSignal): Promise<RouteAnswer> {
   const request = parsePoolingRequest(body, context.options.modelName);
-  const jobs = request.inputs.map((input) =>
-    context.pooling.prepare(input, { addSpecialTokens: request.addSpecialTokens, truncatePromptTokens: request.truncatePromptTokens }),
+  const { prepared: jobs, tokens } = await prepareWithinTokens(
+    request.inputs,
+    (input) => context.pooling.prepare(input, { addSpecialTokens: request.addSpecialTokens, truncatePromptTokens: request.truncatePromptTokens }),
+    (job) => job.ids.length,
+    context.options.maxRequestTokens,
+    signal,
   );
-  const tokens = jobs.reduce((total, job) => total + job.ids.length, 0);
-  checkRequestTokens(tokens, context.options.maxRequestTokens);
   const rows = (await Promise.all(jobs.map((job) => context.batcher.submit(poolJob(job, request.useActivation), signal)))) as number[][][];
   context.metrics.promptTokens.add({ route: '/pooling' }, tokens);
   context.metrics.records.add({ route: '/pooling', outcome: 'scored' }, jobs.length);

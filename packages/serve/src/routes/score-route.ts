@@ -3,7 +3,7 @@ import { HttpError } from '../http/http-error.js';
 import type { RecordError } from '../records/record-scorer.js';
 import { scoreJob, type ScoreJob } from '../server-jobs.js';
 import type { RouteAnswer, RouteContext } from './route-context.js';
-import { checkRequestTokens } from './token-limit.js';
+import { prepareWithinTokens } from './token-limit.js';
 
 type Prepared = { job: ScoreJob } | { error: RecordError };
 
@@ -50,9 +50,13 @@ export async function scoreRoute(context: RouteContext, body: unknown, signal: A
   if (!many && (typeof body !== 'object' || body === null)) {
     throw new HttpError(400, 'BadRequestError', 'expected a record {"problem", "solution" | "steps"} or a list of records');
   }
-  const prepared = (many ? body : [body]).map((value) => prepare(context, value));
-  const tokens = prepared.reduce((total, entry) => total + ('job' in entry ? entry.job.tokens : 0), 0);
-  checkRequestTokens(tokens, context.options.maxRequestTokens);
+  const { prepared, tokens } = await prepareWithinTokens(
+    many ? (body as unknown[]) : [body],
+    (value) => prepare(context, value),
+    (entry) => ('job' in entry ? entry.job.tokens : 0),
+    context.options.maxRequestTokens,
+    signal,
+  );
   const answers = await Promise.all(
     prepared.map((entry) => ('job' in entry ? (context.batcher.submit(entry.job, signal) as Promise<Record<string, unknown>>) : { error: entry.error })),
   );
