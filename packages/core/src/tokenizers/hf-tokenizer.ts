@@ -2,6 +2,7 @@
 // `default` entry) and dist/tokenizers.cjs (`require`), so a plain import works in Node ESM, in
 // vitest, in our CJS build and in bundlers; the ESM build uses only TextEncoder/TextDecoder.
 import { Tokenizer } from '@huggingface/tokenizers';
+import { refuseCatastrophicPatterns } from './tokenizer-patterns.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { ModelLoadError } from '../errors/model-load-error.js';
 import { HfOffsetAligner } from './hf-offsets.js';
@@ -87,6 +88,8 @@ class HfTokenizer implements PrmTokenizer {
     const model = checkModel(original);
     // Checked before the library reads the file, which fails on a malformed list with a message about its own internals.
     readAddedTokens(original);
+    // Before the library compiles a pattern that could hang whoever tokenizes with it.
+    refuseCatastrophicPatterns(original);
     checkConfig(config);
     const normalizer = compileNormalizer(original.normalizer);
     this.spelling = compilePreTokenizer(original.pre_tokenizer);
