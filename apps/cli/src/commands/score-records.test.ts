@@ -156,7 +156,7 @@ describe('score with JSON', () => {
     const stdin = `${JSON.stringify({ problem: 'p', solution: 'a\ud800' })}\n${JSON.stringify({ problem: 'p', solution: 'a\nb' })}\n`;
     const { exitCode, stdout } = await runMain(['score', '-', '--json'], { stdin });
     expect(exitCode).toBe(1);
-    const [bad, good] = jsonLines(stdout);
+    const [bad, good] = jsonLines(stdout) as { error: { message: string }; stepScores: number[] }[];
     expect(bad!.error.message).toMatch(/"solution" holds a lone surrogate \(U\+D800 at character 1\): not valid text/);
     expect(good!.stepScores).toHaveLength(2);
   });
@@ -164,7 +164,7 @@ describe('score with JSON', () => {
   it('a number JSON cannot hold (1e999) is said as what it is, not as null', async () => {
     const { exitCode, stdout } = await runMain(['score', '-'], { stdin: '{"problem": 1e999, "solution": "a"}' });
     expect(exitCode).toBe(1);
-    expect(jsonLines(stdout)[0]!.error.message).toBe(
+    expect((jsonLines(stdout)[0] as { error: { message: string } }).error.message).toBe(
       '"problem" must be a string, got number Infinity (JSON has no such number: a literal out of range, like 1e999)',
     );
   });
