@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessRM } from '@reward-lens/core';
@@ -151,6 +151,58 @@ describe('trainProcessRewardModel', () => {
       message: expect.stringContaining('shardTokens was 256, now 64'),
     });
     await expect(trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, threads: 1, resume: true })).resolves.toMatchObject({ step: 4 });
+  });
+
+  it('refuses to resume on other data, another tokenizer or another recipe, naming what changed', async () => {
+    const out = await temporaryFolder();
+    await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, checkpointEvery: 2 });
+    await expect(
+      trainProcessRewardModel({ ...baseOptions(out), data: parityRecords(400, 9), heldOut: undefined, steps: 4, resume: true }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/with different inputs: the training data \(its first 1000 records in training order differ from the run's\)/),
+    });
+    const tokenizerJson = { ...(parityTokenizer.tokenizerJson as Record<string, unknown>), version: 'edited' };
+    const otherTokenizer = { kind: 'scratch' as const, config: parityConfig, ...parityTokenizer, tokenizerJson };
+    await expect(trainProcessRewardModel({ ...baseOptions(out), init: otherTokenizer, heldOut: undefined, steps: 4, resume: true })).rejects.toMatchObject({
+      message: expect.stringContaining('the tokenizer (its JSON differ'),
+    });
+    await expect(trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, resume: true })).resolves.toMatchObject({ step: 4 });
+  });
+
+  it('refuses a tampered trainer_state.json naming the field, and a flipped bit in the weights, before training', async () => {
+    const out = await temporaryFolder();
+    await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, checkpointEvery: 2 });
+    const [first] = await listCheckpoints(out);
+    const stateFile = join(first!.folder, 'trainer_state.json');
+    const original = await readFile(stateFile, 'utf8');
+    // Resume reads the latest checkpoint: keep only the first.
+    for (const checkpoint of (await listCheckpoints(out)).slice(1)) await rm(checkpoint.folder, { recursive: true });
+    const resume = () => trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 4, resume: true });
+    const cases: [(state: Record<string, unknown>) => unknown, RegExp][] = [
+      [() => ({}), /formatVersion is undefined; this version reads 1/],
+      [(state) => ({ ...state, cursor: -1 }), /cursor must be a non-negative integer, got -1/],
+      [(state) => ({ ...state, cursor: 'x' }), /cursor must be a non-negative integer, got "x"/],
+      [(state) => ({ ...state, random: null }), /random must be an object/],
+      [(state) => ({ ...state, losses: null }), /losses must be an array, got null/],
+      [(state) => ({ ...state, step: 999999 }), /step is 999999, past the run's 4 steps/],
+      [(state) => ({ ...state, step: -5 }), /step must be a non-negative integer, got -5/],
+      [(state) => ({ ...state, step: 1 }), /step is 1, but the checkpoint folder is step 2/],
+    ];
+    for (const [edit, message] of cases) {
+      await writeFile(stateFile, JSON.stringify(edit(JSON.parse(original) as Record<string, unknown>)));
+      const error = await resume().catch((caught: unknown) => caught);
+      expect((error as { code?: string }).code, String(message)).toBe('MODEL_LOAD');
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).toContain('trainer_state.json');
+    }
+    await writeFile(stateFile, original);
+    const weights = join(first!.folder, 'model.safetensors');
+    const bytes = await readFile(weights);
+    bytes[bytes.length - 3]! ^= 0x10;
+    await writeFile(weights, bytes);
+    const flipped = await resume().catch((caught: unknown) => caught);
+    expect((flipped as Error).message).toMatch(/model\.safetensors: does not match the checksum its checkpoint recorded/);
   });
 
   it('fine-tunes a trained folder', async () => {

@@ -12,6 +12,7 @@ import {
   type PrmTokenizer,
   type ReadingRecipe,
 } from '@reward-lens/core';
+import { changedFingerprints, dataFingerprint, recipeFingerprint, tokenizerFingerprint } from './checkpoint/run-fingerprints.js';
 import { checkpointFolderName, listCheckpoints, readCheckpoint, writeCheckpoint, writeModelFolder } from './checkpoint/checkpoint-folder.js';
 import { modelCard } from './checkpoint/model-card.js';
 import type { TrainerState } from './checkpoint/trainer-state.js';
@@ -199,7 +200,14 @@ export async function trainProcessRewardModel(options: TrainOptions): Promise<Tr
   let tokenizerConfig: unknown;
   let state: TrainerState;
   const checkpoint = latest ? await readCheckpoint(latest.folder, recipe) : undefined;
+  const fingerprints = { data: dataFingerprint(source), tokenizer: await tokenizerFingerprint(options.init), recipe: recipeFingerprint(recipe) };
   if (checkpoint) {
+    const differs = changedFingerprints(checkpoint.state.fingerprints, fingerprints);
+    if (differs.length > 0) {
+      throw new InvalidInputError(
+        `cannot resume ${checkpoint.folder} with different inputs: ${differs.join('; ')}; train into a new --out, or give the run's own`,
+      );
+    }
     const changed = Object.keys(hyperparameters).filter(
       (key) => JSON.stringify(hyperparameters[key]) !== JSON.stringify(checkpoint.state.hyperparameters[key]),
     );
@@ -239,6 +247,7 @@ export async function trainProcessRewardModel(options: TrainOptions): Promise<Tr
       losses: [],
       evaluations: [],
       notes,
+      fingerprints: Object.fromEntries(Object.entries(fingerprints).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     };
   }
 

@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
 import {
   decoderConfigToHf,
   expectedTensorShapes,
@@ -13,6 +14,7 @@ import { loadDecoderFolder, writeDecoderFolder } from '@reward-lens/core/node';
 import type { AdamWState } from '../optim/adamw.js';
 import { architectureFields } from './hf-architecture.js';
 import type { TrainerState } from './trainer-state.js';
+import { validateTrainerState } from './validate-trainer-state.js';
 
 export interface ModelFolderContents {
   model: DecoderModel;
@@ -24,6 +26,13 @@ export interface ModelFolderContents {
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** `sha256:<hex>` of a file's bytes. */
+async function fileDigest(path: string): Promise<string> {
+  return `sha256:${createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex')}`;
+}
 
 /**
  * Writes a Hugging Face folder: config.json (with the architecture, labels and recipe that say
@@ -56,7 +65,10 @@ export async function writeCheckpoint(folder: string, contents: ModelFolderConte
   for (const [name, data] of optimizer.firstMoments) moments.set(`first.${name}`, { shape: shapes.get(name)!, data });
   for (const [name, data] of optimizer.secondMoments) moments.set(`second.${name}`, { shape: shapes.get(name)!, data });
   await writeFile(join(partial, 'optimizer.safetensors'), serializeSafetensors(moments, { optimizer: 'adamw', step: String(optimizer.step) }));
-  await writeFile(join(partial, 'trainer_state.json'), json(state));
+  // Every file's digest, so a flipped bit is found when the checkpoint is read, not trained on.
+  const checksums: Record<string, string> = {};
+  for (const name of (await readdir(partial)).sort()) checksums[name] = await fileDigest(join(partial, name));
+  await writeFile(join(partial, 'trainer_state.json'), json({ ...state, checksums }));
   await rm(folder, { recursive: true, force: true });
   await rename(partial, folder);
 }
@@ -72,23 +84,36 @@ export interface Checkpoint {
 
 /** Reads a checkpoint written by `writeCheckpoint`. */
 export async function readCheckpoint(folder: string, recipe: ReadingRecipe): Promise<Checkpoint> {
-  const loaded = await loadDecoderFolder(folder, { heads: recipe.heads });
   const optimizerFile = join(folder, 'optimizer.safetensors');
   const stateFile = join(folder, 'trainer_state.json');
   let moments: ReturnType<typeof parseSafetensors>;
-  let state: TrainerState;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(stateFile, 'utf8'));
+  } catch (error) {
+    throw new ModelLoadError(`is not a resumable checkpoint (${(error as Error).message})`, { file: folder, cause: error });
+  }
+  const folderStep = checkpointName.exec(basename(folder));
+  const state = validateTrainerState(parsed, stateFile, folderStep ? Number(folderStep[1]) : undefined);
+  for (const [name, expected] of Object.entries(state.checksums ?? {})) {
+    const actual = await fileDigest(join(folder, name)).catch(() => 'missing');
+    if (actual !== expected) {
+      throw new ModelLoadError(
+        actual === 'missing'
+          ? 'is missing, though its checkpoint recorded it'
+          : `does not match the checksum its checkpoint recorded (${expected.slice(0, 19)}…, now ${actual.slice(0, 19)}…): the file changed or is corrupt, and is not trained on`,
+        { file: join(folder, name) },
+      );
+    }
+  }
+  // Loaded only once every file matches its recorded digest.
+  const loaded = await loadDecoderFolder(folder, { heads: recipe.heads });
   try {
     moments = parseSafetensors(await readFile(optimizerFile), optimizerFile);
-    state = JSON.parse(await readFile(stateFile, 'utf8')) as TrainerState;
   } catch (error) {
     if (ModelLoadError.isInstance(error)) throw error;
     throw new ModelLoadError(`is not a resumable checkpoint (${(error as Error).message})`, { file: folder, cause: error });
   }
-  // JSON writes NaN (an accuracy over no items) as null.
-  state.evaluations = state.evaluations.map((record) =>
-    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value === null ? Number.NaN : value])),
-  ) as TrainerState['evaluations'];
-  if (state.formatVersion !== 1) throw new ModelLoadError(`trainer_state.json has format ${state.formatVersion}; this version reads 1`, { file: stateFile });
   const firstMoments = new Map<string, Float32Array>();
   const secondMoments = new Map<string, Float32Array>();
   for (const [name, tensor] of moments) {

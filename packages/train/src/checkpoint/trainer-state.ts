@@ -25,4 +25,12 @@ export interface TrainerState {
   losses: { step: number; loss: number; languageModelLoss?: number; learningRate: number; gradientNorm: number }[];
   evaluations: EvaluationRecord[];
   notes: string[];
+  /**
+   * What the run was given, as digests (`sha256:<hex>`): the training data (its first records in
+   * training order), the tokenizer and the reading recipe. A resume given other ones is refused,
+   * naming what changed. Absent in checkpoints written before they were recorded.
+   */
+  fingerprints?: Record<string, string>;
+  /** The sha256 of each file of the checkpoint, written with it and checked when it is read. */
+  checksums?: Record<string, string>;
 }
