@@ -342,4 +342,40 @@ describe('limits and safety', () => {
     await closed;
     await expect(fetch(`${url}/health`)).rejects.toThrow();
   });
+
+  it('shuts down under load without a reset: every request already sent gets its 200 or a 503, then it exits', async () => {
+    const server = createRewardServer(tiny, { port: 0, log: () => {} });
+    const url = new URL((await server.listen()).url);
+    const body = JSON.stringify(sampleRecords(1)[0]);
+    const outcomes: (number | string)[] = [];
+    let answered = 0;
+    let closing: Promise<void> | undefined;
+    // 300 requests, 64 at a time, each on its own connection (as a load generator without keep-alive sends them).
+    const one = () =>
+      rawRequest(url, '/v1/score', 'POST', { host: url.host, 'content-type': 'application/json', connection: 'close' }, body).then(
+        ({ status }) => {
+          outcomes.push(status);
+          if (++answered === 20) closing = server.close();
+        },
+        (error: NodeJS.ErrnoException) => outcomes.push(error.code ?? String(error)),
+      );
+    let next = 0;
+    const sent: Promise<unknown>[] = [];
+    const worker = async () => {
+      // Stop sending once the server is closing and has stopped listening (a refused connect is fine then).
+      while (next < 300 && closing === undefined) {
+        next++;
+        const request = one();
+        sent.push(request);
+        await request;
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, worker));
+    await Promise.all(sent);
+    await closing;
+    const resets = outcomes.filter((outcome) => outcome === 'ECONNRESET' || outcome === 'EPIPE');
+    expect(resets).toEqual([]);
+    expect(outcomes.every((outcome) => outcome === 200 || outcome === 503)).toBe(true);
+    expect(outcomes.filter((outcome) => outcome === 200).length).toBeGreaterThanOrEqual(20);
+  });
 });

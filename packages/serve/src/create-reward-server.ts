@@ -91,6 +91,7 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
   };
 
   let inFlight = 0;
+  let lastRequestAt = 0;
   let closing = false;
   let closed: Promise<void> | undefined;
   let drained: (() => void) | undefined;
@@ -158,9 +159,15 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const route = routes[path];
     inFlight += 1;
+    lastRequestAt = performance.now();
     let status = 500;
     try {
-      if (closing) throw new HttpError(503, 'ServiceUnavailable', 'the server is shutting down');
+      if (closing) {
+        // Read what the client sent before answering: closing a socket with unread bytes resets
+        // it, and the client would see ECONNRESET instead of the 503.
+        await discardBody(request, options.maxBodyBytes);
+        throw new HttpError(503, 'ServiceUnavailable', 'the server is shutting down');
+      }
       if (!route) throw new HttpError(404, 'NotFoundError', `no route ${request.method} ${path} (routes: ${Object.keys(routes).join(', ')})`);
       if (request.method !== route.method && !(route.method === 'GET' && request.method === 'HEAD')) {
         throw new HttpError(405, 'MethodNotAllowed', `${path} takes ${route.method}, not ${request.method}`, {
@@ -181,6 +188,8 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
       sendJson(response, status, httpError.body(), { closing, headers: httpError.headers });
     } finally {
       inFlight -= 1;
+      // An answer sent is activity too: connections the busy event loop has not accepted yet get a quiet period after it.
+      lastRequestAt = performance.now();
       const label = route ? path : 'other';
       metrics.requests.add({ route: label, status: String(status) });
       metrics.latency.observe({ route: label }, (performance.now() - started) / 1000);
@@ -188,6 +197,21 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     }
   }
 
+  /** Reads and drops a request's body (up to `limit` bytes; a larger one is left, and the connection closes). */
+  async function discardBody(request: IncomingMessage, limit: number): Promise<void> {
+    let length = 0;
+    try {
+      for await (const chunk of request) {
+        length += (chunk as Buffer).length;
+        if (length > limit) return;
+      }
+    } catch {
+      // A client gone mid-body needs no answer.
+    }
+  }
+
+  /** How long without a new request means the clients have stopped sending (the backlog is drained). */
+  const quietMs = 50;
   const httpServer = createServer((request, response) => {
     void handle(request, response);
   });
@@ -218,13 +242,24 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     close() {
       closed ??= (async () => {
         closing = true;
+        batcher.flush();
+        // Still listening: a connection waiting in the accept backlog, or a request already sent on
+        // an open connection, gets an answer (its 200, or the 503 every new request now gets)
+        // instead of a reset. The listener closes once nothing is in flight and no request has
+        // arrived for a moment, or at the shutdown timeout.
+        const deadline = performance.now() + options.shutdownTimeoutMs;
+        while (performance.now() < deadline && (inFlight > 0 || performance.now() - lastRequestAt < quietMs)) {
+          await new Promise<void>((resolve) => {
+            drained = resolve;
+            setTimeout(resolve, quietMs).unref();
+          });
+        }
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         httpServer.closeIdleConnections();
-        batcher.flush();
         if (inFlight > 0) {
           await new Promise<void>((resolve) => {
             drained = resolve;
-            setTimeout(resolve, options.shutdownTimeoutMs).unref();
+            setTimeout(resolve, Math.max(0, deadline - performance.now())).unref();
           });
         }
         httpServer.closeAllConnections();
