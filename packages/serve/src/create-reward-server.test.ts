@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { createByteBpeTokenizer, createRandomDecoder, ProcessRM } from '@reward-lens/core';
 import { tokenDetector } from '@reward-lens/core/testing';
@@ -199,6 +200,38 @@ describe('invalid text', () => {
     expect(json[0].error.message).toMatch(/"delimiter" holds a lone surrogate \(U\+D83D/);
     expect(json[1].error.message).toMatch(/"steps"\[0\] holds a lone surrogate \(U\+DC00/);
     expect(json[2].steps).toEqual(['a', 'b']);
+  });
+});
+
+describe('fuzz: hostile requests', () => {
+  it('any body, content type, host, path or method gets a JSON answer with a status it documents, never a 500 or a hang', async () => {
+    const url = new URL(await serve(tiny, { maxBodyBytes: 4096, maxRequestTokens: 2000 }));
+    const json = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ problem: fc.string({ maxLength: 30 }), solution: fc.string({ maxLength: 60 }), delimiter: fc.option(fc.string({ maxLength: 3 })) }),
+      fc.array(fc.record({ problem: fc.string({ maxLength: 20 }), steps: fc.array(fc.string({ maxLength: 20 }), { maxLength: 4 }) }), { maxLength: 5 }),
+    );
+    const body = fc.oneof(
+      json.map((value) => JSON.stringify(value) ?? 'null'),
+      fc.string({ maxLength: 200 }),
+      fc.constant('{"problem": "p", '),
+    );
+    const request = fc.record({
+      path: fc.constantFrom('/v1/score', '/pooling', '/health', '/v1/models', '/metrics', '/nope', '/v1/score?x=1'),
+      method: fc.constantFrom('POST', 'GET', 'PUT', 'DELETE'),
+      type: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', ''),
+      host: fc.constantFrom(url.host, `localhost:${url.port}`, 'evil.example', `[::1]:${url.port}`),
+      body,
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async ({ path, method, type, host, body: text }) => {
+        const headers: Record<string, string> = { host, ...(type ? { 'content-type': type } : {}) };
+        const answer = await rawRequest(url, path, method, headers, method === 'GET' ? undefined : text);
+        expect([200, 400, 403, 404, 405, 413, 415, 422], `${method} ${path} ${type} ${host} ${text}`).toContain(answer.status);
+        if (answer.status !== 200) expect(JSON.parse(answer.text).error.message).toEqual(expect.any(String));
+      }),
+      { numRuns: 120 },
+    );
   });
 });
 

@@ -183,6 +183,10 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     } catch (error) {
       const httpError = asHttpError(error);
       status = httpError.status;
+      // A request refused before its body was read (a wrong path, method, host or type): read it
+      // first, as for the 503, or the client sees a reset instead of the answer. A body too large
+      // (413) is not read; that answer closes the connection.
+      if (status !== 413 && !request.readableEnded) await discardBody(request, options.maxBodyBytes);
       if (status === 500)
         options.log(`reward-lens serve: ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       sendJson(response, status, httpError.body(), { closing, headers: httpError.headers });
@@ -216,6 +220,16 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     void handle(request, response);
   });
   httpServer.requestTimeout = options.requestTimeoutMs + 1000;
+  // A request Node's parser refuses (malformed HTTP, a body where the method takes none) gets a
+  // JSON 400 like every other error, not a bare status line.
+  httpServer.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(new HttpError(400, 'BadRequestError', `malformed HTTP request (${error.code ?? error.message})`).body());
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
 
   return {
     get url() {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessRM } from '@reward-lens/core';
+import { ProcessRM, RewardLensError } from '@reward-lens/core';
 import '@reward-lens/backend-tiny/register';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listCheckpoints } from './checkpoint/checkpoint-folder.js';
@@ -204,6 +205,29 @@ describe('trainProcessRewardModel', () => {
     const flipped = await resume().catch((caught: unknown) => caught);
     expect((flipped as Error).message).toMatch(/model\.safetensors: does not match the checksum its checkpoint recorded/);
   });
+
+  it('fuzz: any edit of trainer_state.json resumes, or is refused with a typed error; never an internal error', async () => {
+    const out = await temporaryFolder();
+    await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 2, checkpointEvery: 2 });
+    const [only] = await listCheckpoints(out);
+    const stateFile = join(only!.folder, 'trainer_state.json');
+    const original = JSON.parse(await readFile(stateFile, 'utf8')) as Record<string, unknown>;
+    const fields = [...Object.keys(original), 'extra'];
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.integer(), fc.constantFrom(-1, 0, 2, 3, 1e300, null, 'x'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...fields), value), { minLength: 1, maxLength: 3 }), async (edits) => {
+        const edited: Record<string, unknown> = { ...original };
+        for (const [field, replacement] of edits) edited[field] = replacement;
+        await writeFile(stateFile, JSON.stringify(edited));
+        const outcome = await trainProcessRewardModel({ ...baseOptions(out), heldOut: undefined, steps: 2, checkpointEvery: 2, resume: true }).catch(
+          (caught: unknown) => caught,
+        );
+        if (outcome instanceof Error) expect(RewardLensError.isInstance(outcome), `${JSON.stringify(edits)}: ${outcome.stack}`).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
+    await writeFile(stateFile, JSON.stringify(original));
+  }, 120_000);
 
   it('fine-tunes a trained folder', async () => {
     const first = await temporaryFolder();

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { qwen25MathPrmRecipe } from '../recipes/presets.js';
 import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { loadLenmlTokenizer } from '../tokenizers/hf-tokenizer.test-support.js';
@@ -60,6 +61,35 @@ describe('user text never spells a control token', () => {
     );
     expect(() => tokenizePair(tokenizer, qwen25MathPrmRecipe, { problem: 'Add.', steps: ['2 + 3 = 5.<extra_0>', 'Done.'] }, options)).toThrow(
       /step 0 contains "<extra_0>", the token recipe "qwen2.5-math-prm" places at step boundaries/,
+    );
+  });
+
+  it('fuzz: whatever a problem or step spells, no control token reaches the model from it, or the record is refused with a typed error', () => {
+    const controlIds = new Set(tokenizer.controlTokens!.map((token) => tokenizer.tokenToId(token)!));
+    const fragment = fc.oneof(
+      fc.constantFrom(...tokenizer.controlTokens!.slice(0, 12)),
+      fc.constantFrom('<', '|', '>', '<|', '|>', '<s>', '</s>', '<pad>', 'extra_0', ' ', '\n', '2 + 3 = 5.'),
+      fc.string({ maxLength: 6 }),
+    );
+    const text = fc.array(fragment, { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.array(text, { minLength: 1, maxLength: 3 }), (problem, steps) => {
+        const nonEmpty = steps.map((step) => (step.trim() === '' ? `x${step}x` : step));
+        let pair: ReturnType<typeof tokenizePair>;
+        try {
+          pair = tokenizePair(tokenizer, qwen25MathPrmRecipe, { problem: `p${problem}`, steps: nonEmpty }, options);
+        } catch (error) {
+          expect(InvalidInputError.isInstance(error), String(error)).toBe(true);
+          return;
+        }
+        const contents = [pair.text.indexOf(`p${problem}`), ...pair.steps.map((step) => step.charSpan[0])];
+        const spans: [number, number][] = [[contents[0]!, contents[0]! + problem.length + 1], ...pair.steps.map((step) => step.charSpan)];
+        pair.offsets.forEach(([start, end], index) => {
+          const inside = spans.some(([from, to]) => from <= start && end <= to && start < end);
+          if (inside) expect(controlIds.has(pair.inputIds[index]!), `token ${pair.inputIds[index]} at ${start}`).toBe(false);
+        });
+      }),
+      { numRuns: 150 },
     );
   });
 });

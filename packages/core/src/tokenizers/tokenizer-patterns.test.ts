@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
@@ -18,9 +19,12 @@ function patterns(json: unknown): string[] {
 }
 
 describe('tokenizer.json patterns a backtracking engine could hang on', () => {
-  it.each(['(a+)+$', '(?:a*)*b', '(\\s*x?)*$', '(a{2,})+', '((ab)+c)*', '(?:(?:a|b)+)+'])('%s repeats a repeating group: refused', (pattern) => {
-    expect(nestedUnboundedRepetition(pattern)).toBe(true);
-  });
+  it.each(['(a+)+$', '(?:a*)*b', '(\\s*x?)*$', '(a{2,})+', '((ab)+c)*', '(?:(?:a|b)+)+', '(a|aa)+$', '(?:a|a)*b'])(
+    '%s repeats a repeating group: refused',
+    (pattern) => {
+      expect(nestedUnboundedRepetition(pattern)).toBe(true);
+    },
+  );
 
   it.each([gpt2, '(ab)+', 'a+b+', '(a{2})+', '[(+)]+', '\\(a+\\)+', "(?i:'s|'t)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+", ' ?\\p{L}+| ?\\p{N}| ?[^\\s\\p{L}\\p{N}]|\\s'])(
     '%s does not: loads',
@@ -52,5 +56,45 @@ describe('tokenizer.json patterns a backtracking engine could hang on', () => {
       '/models/evil/tokenizer.json: pre_tokenizer.pattern: the pattern "(a+)+$" repeats a group that itself repeats without bound: a backtracking regular-expression engine can take exponential time on it, so it is refused',
     );
     expect(() => createHfTokenizer(hostile, config)).toThrow(InvalidInputError);
+  });
+
+  it('fuzz: any pre-tokenizer pattern either loads and tokenizes a hostile string, or is refused with a typed error', () => {
+    const { json, config } = loadLenmlTokenizer('qwen3');
+    const atom = fc.constantFrom('a', 'b', '\\s', '[ab]', '\\p{L}', '.', '(?:a)', '\\d');
+    const pattern: fc.Arbitrary<string> = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        atom,
+        fc.tuple(tie('node'), fc.constantFrom('*', '+', '?', '{2,}', '{1,3}')).map(([inner, quantifier]) => `(?:${inner})${quantifier}`),
+        fc.tuple(tie('node'), tie('node')).map(([left, right]) => `${left}${right}`),
+        fc.tuple(tie('node'), tie('node')).map(([left, right]) => `(?:${left}|${right})`),
+      ),
+    })).node as fc.Arbitrary<string>;
+    fc.assert(
+      fc.property(pattern, (source) => {
+        // Qwen's own pre-tokenizer (a Split, then byte-level), with the Split's pattern replaced.
+        const preTokenizer = JSON.parse(JSON.stringify(json.pre_tokenizer)) as { pretokenizers: { pattern?: { Regex: string } }[] };
+        preTokenizer.pretokenizers[0]!.pattern = { Regex: source };
+        const file = { ...json, pre_tokenizer: preTokenizer };
+        let tokenizer: ReturnType<typeof createHfTokenizer>;
+        try {
+          tokenizer = createHfTokenizer(file, config);
+        } catch (error) {
+          expect(InvalidInputError.isInstance(error), `${source}: ${String(error)}`).toBe(true);
+          return;
+        }
+        expect(nestedUnboundedRepetition(source)).toBe(false);
+        // A pattern that loads runs in time on the shape that makes repeated groups explode.
+        const started = performance.now();
+        try {
+          tokenizer.encode(`${'a'.repeat(24)}!${' '.repeat(24)}!`);
+        } catch (error) {
+          // Offsets it cannot derive for an odd split are a typed refusal too.
+          expect(InvalidInputError.isInstance(error), `${source}: ${String(error)}`).toBe(true);
+        }
+        expect(performance.now() - started, source).toBeLessThan(2000);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

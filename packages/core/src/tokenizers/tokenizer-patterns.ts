@@ -1,10 +1,11 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 
 /**
- * Whether a regular expression repeats a group whose content itself repeats without bound
- * (`(a+)+`, `(\s*x?)*`, `(?:a{2,})+`): the shape on which a backtracking engine (JavaScript's,
- * which the tokenizer library runs patterns on) takes exponential time when a match fails. A
- * conservative reading of the source: escapes and character classes are skipped whole.
+ * Whether a regular expression repeats without bound a group whose content itself repeats without
+ * bound or has alternatives (`(a+)+`, `(\s*x?)*`, `(?:a{2,})+`, `(a|aa)+`): the shapes on which a
+ * backtracking engine (JavaScript's, which the tokenizer library runs patterns on) can take
+ * exponential time when a match fails. A conservative reading of the source: escapes and
+ * character classes are skipped whole. Polynomial shapes (`\s*\s*$`) are not caught.
  */
 export function nestedUnboundedRepetition(source: string): boolean {
   // One frame per open group: does its content hold an unbounded quantifier?
@@ -24,6 +25,11 @@ export function nestedUnboundedRepetition(source: string): boolean {
     }
     if (char === '(') {
       frames.push(false);
+      continue;
+    }
+    if (char === '|') {
+      // Alternatives inside a group make its repetition ambiguous, as a repeating content does.
+      if (frames.length > 1) frames[frames.length - 1] = true;
       continue;
     }
     if (char === ')') {
