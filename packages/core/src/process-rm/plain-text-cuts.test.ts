@@ -83,7 +83,7 @@ describe('user text never spells a control token', () => {
           return;
         }
         const contents = [pair.text.indexOf(`p${problem}`), ...pair.steps.map((step) => step.charSpan[0])];
-        const spans: [number, number][] = [[contents[0]!, contents[0]! + problem.length + 1], ...pair.steps.map((step) => step.charSpan)];
+        const spans: (readonly [number, number])[] = [[contents[0]!, contents[0]! + problem.length + 1], ...pair.steps.map((step) => step.charSpan)];
         pair.offsets.forEach(([start, end], index) => {
           const inside = spans.some(([from, to]) => from <= start && end <= to && start < end);
           if (inside) expect(controlIds.has(pair.inputIds[index]!), `token ${pair.inputIds[index]} at ${start}`).toBe(false);
