@@ -95,11 +95,23 @@ export function refuseTagTextInContent(
   contents: readonly { label: string; span: CharSpan }[],
 ): void {
   const control = new Set(tokenizer.controlTokens ?? []);
-  const spellings = [...reservedTagsOf(tokenizer, recipe).byId.values()].filter((spelling) => control.has(spelling));
-  if (spellings.length === 0) return;
+  const reserved = [...reservedTagsOf(tokenizer, recipe).byId.values()];
+  const spellings = reserved.filter((spelling) => control.has(spelling));
+  const elsewhere = tokenizer.refusedSpellings;
+  if (spellings.length === 0 && elsewhere === undefined) return;
   for (const { label, span } of contents) {
     const content = text.slice(span[0], span[1]);
     const found = spellings.find((spelling) => content.includes(spelling));
     if (found !== undefined) throw refusal(recipe, label, found);
+    // The recipe's own tags are refused by their ids, with the message that says how to use them.
+    const spelled =
+      elsewhere === undefined ? undefined : [...content.matchAll(new RegExp(elsewhere.source, 'g'))].find((match) => !reserved.includes(match[0]))?.[0];
+    if (spelled !== undefined) {
+      throw new InvalidInputError(
+        `${label} contains ${JSON.stringify(spelled)}, which the server's tokenizer may read as a special token (this text is sent as text); ` +
+          'remove it, or connect with a tokenizer so that token ids are sent and it is read as plain text',
+        { location: label },
+      );
+    }
   }
 }

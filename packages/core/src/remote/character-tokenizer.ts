@@ -18,6 +18,8 @@ export function createCharacterTokenizer(stepTag: string): PrmTokenizer {
     bosTokenId: null,
     eosTokenId: null,
     padTokenId: 0,
+    // The server's tokenizer reads the text with its special tokens: any spelling like theirs is refused.
+    refusedSpellings: /<\|[^|<>\s]{1,64}\|>|<\/?s>|<pad>|<unk>|<extra_\d+>|\[(?:INST|\/INST|CLS|SEP|PAD|UNK|MASK)\]/,
     encode(text: string): Encoding {
       const ids: number[] = [];
       const offsets: CharSpan[] = [];

@@ -84,6 +84,17 @@ describe('ProcessRM.fromVllm against a server replaying vLLM /pooling answers', 
     expect(server.received.at(-1)!.body).toEqual({ model: 'math-shepherd', input: 'What is 2+3*4? 3*4=12. ки\n2+12=15. ки', add_special_tokens: true });
   });
 
+  it('sending text, refuses user text spelling a special token the server would read as one; with a tokenizer, sends it as plain text', async () => {
+    const server = await replay('math-shepherd', () => ({ body: vllmPoolingResponse('math-shepherd', [[0.9, 0.1]], 10) }));
+    const prm = await ProcessRM.fromVllm(server.url, { model: 'math-shepherd', recipe: 'math-shepherd' });
+    const sent = server.received.length;
+    for (const spelling of ['<s>', '</s>', '<|im_start|>', '<unk>']) {
+      const result = await prm.stepScores([{ problem: `p ${spelling}`, steps: ['a'] }], { onInvalid: 'report' });
+      expect(result.value.errors[0]?.message).toContain(`the problem contains "${spelling}", which the server's tokenizer may read as a special token`);
+    }
+    expect(server.received.length).toBe(sent);
+  });
+
   it('sends token ids when given the tokenizer, and refuses a text holding the tag outside the step ends', async () => {
     const tokenizer = createByteBpeTokenizer({ addedTokens: ['<extra_0>'] });
     const server = await replay('prm', (request) => {

@@ -27,6 +27,12 @@ export interface PrmTokenizer {
    * in a problem or step is encoded as plain text. Omitted: none.
    */
   readonly controlTokens?: readonly string[];
+  /**
+   * For a stand-in whose text is tokenized elsewhere (a server's tokenizer): spellings that the
+   * other tokenizer may read as control tokens (`<|im_start|>`, `<s>`). The text is sent as it is,
+   * so user text that spells one is refused with a typed error instead. Omitted: none.
+   */
+  readonly refusedSpellings?: RegExp;
   decode(ids: readonly number[]): string;
   /** The id of a token spelled exactly so (a special token or step tag), when it is one token. */
   tokenToId(token: string): number | undefined;
