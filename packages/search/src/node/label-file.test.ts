@@ -1,3 +1,5 @@
+import { RewardLensError } from '@reward-lens/core';
+import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -109,6 +111,31 @@ describe('resumable labelling', () => {
     });
     await expect(broken).rejects.toThrow(/the server went away/);
   });
+
+  it('fuzz: a state file with any line replaced resumes, or is refused with a typed error naming the line; never an internal error', async () => {
+    const reference = join(root, 'fuzz-reference.jsonl');
+    await runFixtureLabelling(reference, 0);
+    const [stateText, outputText] = [await readFile(`${reference}.state.jsonl`, 'utf8'), await readFile(reference, 'utf8')];
+    const lines = stateText.split('\n').filter((line) => line !== '');
+    const replacement = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value) ?? 'null'),
+      fc.constantFrom('null', '[]', '{"type":"done","key":1}', '{"type":"prefix","key":"r","fingerprint":"f","k":-1}', '{"type":"header","version":2}'),
+      fc.string({ maxLength: 20 }),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: lines.length - 1 }), replacement, async (index, line) => {
+        const output = join(root, `fuzz-${run++}.jsonl`);
+        const edited = [...lines];
+        edited[index] = line;
+        await writeFile(`${output}.state.jsonl`, `${edited.join('\n')}\n`);
+        await writeFile(output, outputText);
+        const outcome = await runFixtureLabelling(output, 0).catch((caught: unknown) => caught);
+        if (outcome instanceof Error) expect(RewardLensError.isInstance(outcome), `line ${index} = ${line}: ${outcome.stack}`).toBe(true);
+      }),
+      { numRuns: 30 },
+    );
+  }, 120_000);
 });
 
 function jsonLinesOf(text: string): unknown[] {

@@ -7,6 +7,28 @@ type JournalLine =
   | ({ type: 'prefix'; key: string; fingerprint: string } & PrefixValue)
   | { type: 'done'; key: string; fingerprint: string; outputBytes: number };
 
+const isCount = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/** Why a parsed journal line is not one this version writes, or undefined when it is. */
+function journalLineError(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'not a JSON object';
+  const line = entry as Record<string, unknown>;
+  if (line.type === 'header') return line.version === 1 ? undefined : `a header of version ${JSON.stringify(line.version)} (this version writes 1)`;
+  if (line.type !== 'prefix' && line.type !== 'done') return `an entry of type ${JSON.stringify(line.type)}`;
+  if (typeof line.key !== 'string' || typeof line.fingerprint !== 'string') return 'an entry without a string key and fingerprint';
+  if (line.type === 'done') return isCount(line.outputBytes) ? undefined : 'a done entry without a byte count';
+  if (
+    !isCount(line.k) ||
+    !isCount(line.successes) ||
+    !isCount(line.rollouts) ||
+    ((line.successes as number) > (line.rollouts as number) && line.source === 'rollouts')
+  )
+    return 'a prefix value whose k, successes and rollouts are not counts';
+  if (typeof line.value !== 'number' || !(line.value >= 0 && line.value <= 1)) return 'a prefix value outside [0, 1]';
+  if (line.source !== 'rollouts' && line.source !== 'final-answer') return `a prefix value of source ${JSON.stringify(line.source)}`;
+  return undefined;
+}
+
 export interface JournalOptions {
   outputPath: string;
   /** Default: `<outputPath>.state.jsonl`. */
@@ -91,6 +113,8 @@ export class LabelJournal {
           if (index === lines.length - 1) break;
           throw new InvalidInputError(`the state file is damaged at line ${index + 1}`, { location: statePath, cause: error });
         }
+        const shapeError = journalLineError(entry);
+        if (shapeError !== undefined) throw new InvalidInputError(`the state file is damaged at line ${index + 1}: ${shapeError}`, { location: statePath });
         validBytes += Buffer.byteLength(line) + (index < lines.length - 1 ? 1 : 0);
         if (entry.type === 'header') {
           header = true;
