@@ -36,14 +36,18 @@ export async function forwardInBatches(
   return only ?? { values: [], width: 0 };
 }
 
-/** `forwardInBatches` with several reads in each pass: per read, per sequence its values. */
+/**
+ * `forwardInBatches` with several reads in each pass: per read, per sequence its values. With
+ * `onRow`, each batch's rows are mapped (a log-softmax reduced to one number per token, say) while
+ * the next batch's pass runs: the calling thread's work overlaps the backend's.
+ */
 export async function forwardReadsInBatches(
   backend: BackendV1,
   sequences: readonly SequenceReads[],
-  options: ForwardReadsOptions,
+  options: ForwardReadsOptions & { onRow?: (read: number, sequence: number, values: Float32Array, width: number) => Float32Array },
 ): Promise<{ values: Float32Array[]; width: number }[]> {
   let results: { values: Float32Array[]; width: number }[] | undefined;
-  for (let start = 0; start < sequences.length; start += options.batchSize) {
+  const pass = (start: number) => {
     const batch = sequences.slice(start, start + options.batchSize);
     const sequenceLength = Math.max(...batch.map((sequence) => sequence.inputIds.length));
     const inputIds = new Int32Array(batch.length * sequenceLength).fill(options.padTokenId);
@@ -60,12 +64,26 @@ export async function forwardReadsInBatches(
         perRead[read][row] = own.map((position) => position + shift);
       });
     });
-    const result = await backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: options.reads(positions, perRead) });
-    results ??= result.reads.map(() => ({ values: [], width: 0 }));
-    result.reads.forEach((read, index) => {
-      results![index]!.width = read.width;
-      results![index]!.values.push(...read.values);
-    });
+    return backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: options.reads(positions, perRead) });
+  };
+  let pending = sequences.length > 0 ? pass(0) : undefined;
+  try {
+    for (let start = 0; start < sequences.length; start += options.batchSize) {
+      const result = await pending!;
+      // The next pass starts before this one's rows are mapped.
+      pending = start + options.batchSize < sequences.length ? pass(start + options.batchSize) : undefined;
+      results ??= result.reads.map(() => ({ values: [], width: 0 }));
+      result.reads.forEach((read, index) => {
+        results![index]!.width = read.width;
+        read.values.forEach((values, row) => {
+          results![index]!.values.push(options.onRow ? options.onRow(index, start + row, values, read.width) : values);
+        });
+      });
+    }
+  } catch (error) {
+    // A pass started ahead of a failure is waited for, so nothing runs on after the call fails.
+    await pending?.catch(() => undefined);
+    throw error;
   }
   return results ?? options.reads([], []).map(() => ({ values: [], width: 0 }));
 }

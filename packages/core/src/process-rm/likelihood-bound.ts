@@ -11,26 +11,39 @@ export function likelihoodPositions(pair: TokenizedPair): number[] {
 }
 
 /**
- * Bounds scores read at `positions` by the likelihood of the solution so far: each score becomes
- * the least of itself and the probability the head gave every solution token up to its
- * position. `logits` are the head's outputs at `likelihoodPositions(pair)` (`width` each).
- * Computed in float64 (a log-softmax per token), stored as float32.
+ * The probability the head gave each solution token, from its `logits` at `likelihoodPositions(pair)`
+ * (`width` each): a log-softmax per token in float64, stored as float32 (rounding is monotone, so
+ * the bound below gives the same float32 scores as from the float64 values). Small beside the
+ * logits: scoring computes it per batch, while the next batch's pass runs.
  */
-export function boundByLikelihood(scores: Float32Array, positions: readonly number[], pair: TokenizedPair, logits: Float32Array, width: number): Float32Array {
+export function tokenProbabilities(pair: TokenizedPair, logits: Float32Array, width: number): Float32Array {
   const before = likelihoodPositions(pair);
-  // running[k]: the least probability of the tokens at before[0] + 1 ... before[k] + 1.
-  const running = new Float64Array(before.length);
-  let least = 1;
+  const probabilities = new Float32Array(before.length);
   before.forEach((position, index) => {
     const base = index * width;
     let max = -Infinity;
     for (let column = 0; column < width; column++) max = Math.max(max, logits[base + column]!);
     let total = 0;
     for (let column = 0; column < width; column++) total += Math.exp(logits[base + column]! - max);
-    const probability = Math.exp(logits[base + pair.inputIds[position + 1]!]! - max) / total;
-    least = Math.min(least, probability);
-    running[index] = least;
+    probabilities[index] = Math.exp(logits[base + pair.inputIds[position + 1]!]! - max) / total;
   });
+  return probabilities;
+}
+
+/**
+ * Bounds scores read at `positions` by the likelihood of the solution so far: each score becomes
+ * the least of itself and the probability the head gave every solution token up to its position
+ * (`probabilities`: `tokenProbabilities(pair, ...)`).
+ */
+export function boundByProbabilities(scores: Float32Array, positions: readonly number[], pair: TokenizedPair, probabilities: Float32Array): Float32Array {
+  const before = likelihoodPositions(pair);
+  // running[k]: the least probability of the tokens at before[0] + 1 ... before[k] + 1.
+  const running = new Float32Array(before.length);
+  let least = 1;
+  for (let index = 0; index < before.length; index++) {
+    least = Math.min(least, probabilities[index]!);
+    running[index] = least;
+  }
   const first = before[0] ?? Number.POSITIVE_INFINITY;
   return scores.map((score, index) => {
     const position = positions[index]!;
@@ -38,6 +51,14 @@ export function boundByLikelihood(scores: Float32Array, positions: readonly numb
     const entry = Math.min(position - 1 - first, running.length - 1);
     return entry < 0 || Number.isNaN(score) ? score : Math.min(score, running[entry]!);
   });
+}
+
+/**
+ * Bounds scores read at `positions` by the likelihood of the solution so far, from the head's
+ * `logits` at `likelihoodPositions(pair)` (`width` each).
+ */
+export function boundByLikelihood(scores: Float32Array, positions: readonly number[], pair: TokenizedPair, logits: Float32Array, width: number): Float32Array {
+  return boundByProbabilities(scores, positions, pair, tokenProbabilities(pair, logits, width));
 }
 
 /** What a prefix's checkpoint keeps for the bound: the least probability of the solution's tokens before it, and the logits that predict the token at its end. */

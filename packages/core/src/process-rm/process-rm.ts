@@ -23,7 +23,7 @@ import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
 import { forwardReadsInBatches } from './forward-batches.js';
-import { boundByLikelihood, likelihoodPositions } from './likelihood-bound.js';
+import { boundByProbabilities, likelihoodPositions, tokenProbabilities } from './likelihood-bound.js';
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { applyLearnedSteps, resolveStepDetection, type StepDetectionMode, type StepDetectionSetting } from './learned-steps.js';
 import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
@@ -485,6 +485,7 @@ export class ProcessRM {
     batch: TokenizedBatch,
     positionsOf: readonly ((pair: TokenizedPair) => number[])[],
     reads: (perRead: number[][][]) => ReadRequestV1[],
+    onRow?: (read: number, pair: TokenizedPair, values: Float32Array, width: number) => Float32Array,
   ): Promise<{ values: Float32Array[]; width: number; counts: number[] }[]> {
     const valid = batch.pairs.flatMap((pair, index) => {
       if (batch.errors[index] !== null) return [];
@@ -494,7 +495,13 @@ export class ProcessRM {
     const results = await forwardReadsInBatches(
       this.backend,
       valid.map(({ sequence }) => sequence),
-      { ...this.batchOptions(), reads: (_, perRead) => reads(perRead) },
+      {
+        ...this.batchOptions(),
+        reads: (_, perRead) => reads(perRead),
+        ...(onRow
+          ? { onRow: (read: number, row: number, values: Float32Array, width: number) => onRow(read, batch.pairs[valid[row]!.index]!, values, width) }
+          : {}),
+      },
     );
     return positionsOf.map((_, read) => {
       const result = results[read] ?? { values: [], width: 0 };
@@ -505,7 +512,9 @@ export class ProcessRM {
         const bad = rowValues.findIndex((value) => !Number.isFinite(value));
         if (bad >= 0) {
           const { name, info } = this.backend;
-          const position = sequence.readPositions[read]![Math.floor(bad / Math.max(1, result.width))]!;
+          // Per row: values per read position (a row mapped by onRow may hold fewer than the read's width).
+          const rowWidth = rowValues.length / Math.max(1, sequence.readPositions[read]!.length);
+          const position = sequence.readPositions[read]![Math.floor(bad / Math.max(1, rowWidth))]!;
           throw new NonFiniteOutputError({ model: info.description, backend: name, inputIndex: index, value: rowValues[bad]!, position });
         }
         values[index] = rowValues;
@@ -541,15 +550,18 @@ export class ProcessRM {
       return values.map((rowValues, index) => activateScores(rowValues, counts[index]!, width, this.recipe));
     }
     // The recipe's head and, in the same pass, the language-model head before every solution token.
-    const [scores, logits] = await this.forwardValidReads(batch, [positionsOf, likelihoodPositions], (perRead) => [
-      read(perRead[0]!),
-      { kind: 'head', head: likelihood, positions: perRead[1]! },
-    ]);
+    // Each row's logits become one probability per token as its batch returns (the next pass running meanwhile).
+    const [scores, probabilities] = await this.forwardValidReads(
+      batch,
+      [positionsOf, likelihoodPositions],
+      (perRead) => [read(perRead[0]!), { kind: 'head', head: likelihood, positions: perRead[1]! }],
+      (readIndex, pair, values, width) => (readIndex === 1 ? tokenProbabilities(pair, values, width) : values),
+    );
     return scores!.values.map((rowValues, index) => {
       const activated = activateScores(rowValues, scores!.counts[index]!, scores!.width, this.recipe);
       if (batch.errors[index] !== null) return activated;
       const pair = batch.pairs[index]!;
-      return boundByLikelihood(activated, positionsOf(pair), pair, logits!.values[index]!, logits!.width);
+      return boundByProbabilities(activated, positionsOf(pair), pair, probabilities!.values[index]!);
     });
   }
 
