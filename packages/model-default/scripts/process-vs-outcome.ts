@@ -3,7 +3,7 @@
  * outcome reward model trained with the same recipe (model, data, budget) on final-answer labels
  * only, both picking the best of N samples of the organism's policy.
  *
- *   pnpm --filter @reward-lens/model-default process-vs-outcome [--orm <folder>] [--problems 300] [--n 16] [--threads <n>]
+ *   pnpm --filter @reward-lens/model-default process-vs-outcome [--orm <folder>] [--orm-recipe <recipe>] [--problems 300] [--n 16] [--threads <n>]
  *
  * The ORM is trained into `.retrain/outcome` (and `.retrain/outcome-continued`, the recipe's second
  * stage) when `--orm` names no folder (resumable, as `retrain`).
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     error: { type: 'string' },
     rescue: { type: 'string' },
     threads: { type: 'string' },
+    'orm-recipe': { type: 'string' },
   },
 });
 const threads = values.threads === undefined ? undefined : Number(values.threads);
@@ -44,7 +45,13 @@ const ormFolder =
   values.orm ?? (await trainRecipe(defaultRecipe, 'outcome', join(packageRoot, '.retrain', 'outcome'), controller.signal, { stages: 0 }, threads)).folder;
 
 const prm = await loadDefaultPrm({ backend: 'tiny', calibrated: false, ...(threads ? { threads } : {}) });
-const orm = await ProcessRM.fromPretrained(ormFolder, { backend: 'tiny', ...(threads ? { threads } : {}) });
+// Read as it was trained (its config.json's recipe), or, with --orm-recipe trl-likelihood, bounded by
+// its own LM head's likelihood as the default PRM is: what the bound gives without process labels.
+const orm = await ProcessRM.fromPretrained(ormFolder, {
+  backend: 'tiny',
+  ...(threads ? { threads } : {}),
+  ...(values['orm-recipe'] ? { recipe: values['orm-recipe'] } : {}),
+});
 const policy = createOrganismPolicy(settings);
 const items = splitItems(defaultRecipe, 'test', problems);
 const pools: BestOfNProblem[] = [];
@@ -68,7 +75,7 @@ const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 console.log(
   `${problems} organism problems (test seed 1002), ${n} samples each from the organism policy (error probability ${settings.errorProbability}, rescue ${settings.rescueProbability});`,
 );
-console.log(`PRM: ${defaultModelFolder} (uncalibrated scores); ORM: ${ormFolder}; 32 resamples per N\n`);
+console.log(`PRM: ${defaultModelFolder} (uncalibrated scores, read ${prm.recipe.name}); ORM: ${ormFolder} (read ${orm.recipe.name}); 32 resamples per N\n`);
 console.log('| rule | N | final-answer accuracy | process correct | right answer, flawed process | mean steps |');
 console.log('|---|---|---|---|---|---|');
 for (const point of curves.points) {
