@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { DefaultModelFigures, ProcessBenchFigures } from '../src/default-model-figures.js';
 import type { DefaultRecipe } from './default-recipe.js';
 
@@ -60,6 +62,46 @@ function continuationLines(recipe: DefaultRecipe): string {
     .join('');
 }
 
+interface AblationResult {
+  arm: string;
+  change: string;
+  training: { tokens: number };
+  test: { f1: number; correctAccuracy: number; byKind: Record<string, { exactRate: number }> };
+  pairs: { all: { index: number } };
+}
+
+/** The short ablations (scripts/ablations/results), as measured: what each lever did at an equal budget. */
+function ablationsSection(): string {
+  const folder = fileURLToPath(new URL('./ablations/results/', import.meta.url));
+  let names: string[];
+  try {
+    names = readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
+  } catch {
+    return '';
+  }
+  const percent = (value: number | undefined) => (value === undefined ? '' : `${(100 * value).toFixed(1)}%`);
+  const rows = names.map((name) => {
+    const result = JSON.parse(readFileSync(`${folder}${name}`, 'utf8')) as AblationResult;
+    const kind = (key: string) => percent(result.test.byKind[key]?.exactRate);
+    return `| ${result.arm} | ${result.change} | ${(result.training.tokens / 1e6).toFixed(1)}M | ${result.test.f1.toFixed(3)} | ${percent(result.test.correctAccuracy)} | ${kind('wrong-result')} | ${kind('wrong-copy')} | ${kind('compensating')} | ${percent(result.pairs.all.index)} |`;
+  });
+  return `
+## Ablations
+
+Short runs from scratch at equal budgets (1,000 steps, about 4M tokens each) and readings of trained
+weights, measured as above on the held-out splits (\`scripts/ablations/\`; its results README has every
+column). No change to depth, data mix, paired batches or the next-token loss's weight taught the
+classifier to check arithmetic at this budget; reading the same weights bounded by the model's own
+likelihood (\`+likelihood\`) did, on every arm:
+
+| arm | change | tokens | F1 | correct passed | exact wrong result | exact wrong copy | exact compensating | matched pairs |
+|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
 /** The model card (`model/README.md`): what the model is, what it is good for and not, how it was made, what it measured. */
 export function defaultModelCard(recipe: DefaultRecipe, figures: DefaultModelFigures): string {
   const { config } = recipe;
@@ -105,7 +147,7 @@ ${row('ProcessBench GSM8K (real solutions)', figures.processBenchGsm8k)}
 
 Matched pairs (seed 1003: the same solution with and without one injected error): the flawed step
 scores lower than the clean step in ${pairs.lower} of ${pairs.pairs} pairs (${percent(pairs.index)}, 95% interval ${percent(pairs.interval.low)}–${percent(pairs.interval.high)}; ${pairs.ties} ties).
-${exactTable(figures)}${kindTable(figures)}
+${exactTable(figures)}${kindTable(figures)}${ablationsSection()}
 ## Limits
 
 ${(() => {
