@@ -19,19 +19,30 @@ function patterns(json: unknown): string[] {
 }
 
 describe('tokenizer.json patterns a backtracking engine could hang on', () => {
-  it.each(['(a+)+$', '(?:a*)*b', '(\\s*x?)*$', '(a{2,})+', '((ab)+c)*', '(?:(?:a|b)+)+', '(a|aa)+$', '(?:a|a)*b'])(
+  it.each(['(a+)+$', '(?:a*)*b', '(\\s*x?)*$', '(a{2,})+', '((ab)+c)*', '(?:(?:a|b)+)+', '(a|aa)+$', '(?:a|a)*b', '(?:(?:.){1,3})*b', '(?:a?b?)+$'])(
     '%s repeats a repeating group: refused',
     (pattern) => {
       expect(nestedUnboundedRepetition(pattern)).toBe(true);
     },
   );
 
-  it.each([gpt2, '(ab)+', 'a+b+', '(a{2})+', '[(+)]+', '\\(a+\\)+', "(?i:'s|'t)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+", ' ?\\p{L}+| ?\\p{N}| ?[^\\s\\p{L}\\p{N}]|\\s'])(
-    '%s does not: loads',
-    (pattern) => {
-      expect(nestedUnboundedRepetition(pattern)).toBe(false);
-    },
-  );
+  it.each([
+    gpt2,
+    '(ab)+',
+    '(?:ab)+',
+    '(?i:ab)*',
+    '(?<x>ab)+',
+    'a+?b',
+    '(?:a{2})+',
+    'a+b+',
+    '(a{2})+',
+    '[(+)]+',
+    '\\(a+\\)+',
+    "(?i:'s|'t)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+",
+    ' ?\\p{L}+| ?\\p{N}| ?[^\\s\\p{L}\\p{N}]|\\s',
+  ])('%s does not: loads', (pattern) => {
+    expect(nestedUnboundedRepetition(pattern)).toBe(false);
+  });
 
   it("the patterns of real tokenizers (Qwen3's, Llama 3's) pass", () => {
     for (const name of ['qwen3', 'llama3'] as const) {
@@ -94,7 +105,9 @@ describe('tokenizer.json patterns a backtracking engine could hang on', () => {
         }
         expect(performance.now() - started, source).toBeLessThan(2000);
       }),
-      { numRuns: 200 },
+      // A fixed seed keeps CI deterministic; change the seed (and raise numRuns) locally to search further:
+      // seeds 1-4 at 300 runs each pass. Each run builds Qwen's 151k-token tokenizer, hence few runs here.
+      { numRuns: 60, seed: 20261202 },
     );
-  });
+  }, 180_000);
 });

@@ -1,8 +1,9 @@
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 
 /**
- * Whether a regular expression repeats without bound a group whose content itself repeats without
- * bound or has alternatives (`(a+)+`, `(\s*x?)*`, `(?:a{2,})+`, `(a|aa)+`): the shapes on which a
+ * Whether a regular expression repeats without bound a group whose content is ambiguous: it
+ * repeats, has alternatives or a count that may vary (`(a+)+`, `(\s*x?)*`, `(a|aa)+`,
+ * `(?:.{1,3})*`): the shapes on which a
  * backtracking engine (JavaScript's, which the tokenizer library runs patterns on) can take
  * exponential time when a match fails. A conservative reading of the source: escapes and
  * character classes are skipped whole. Polynomial shapes (`\s*\s*$`) are not caught.
@@ -25,6 +26,9 @@ export function nestedUnboundedRepetition(source: string): boolean {
     }
     if (char === '(') {
       frames.push(false);
+      // A group's own prefix (`(?:`, `(?=`, `(?<!`, `(?<name>`, `(?i:`) is not a quantifier.
+      const prefix = /^\?(?:[:=!]|<[=!]|<[^>]*>|[a-zA-Z-]+:)/.exec(source.slice(index + 1));
+      if (prefix !== null) index += prefix[0].length;
       continue;
     }
     if (char === '|') {
@@ -40,15 +44,20 @@ export function nestedUnboundedRepetition(source: string): boolean {
       continue;
     }
     let unbounded = char === '*' || char === '+';
+    // A count that may vary (`?`, `{1,3}`) makes a group's content ambiguous, as alternatives do.
+    let variable = unbounded || char === '?';
     if (char === '{') {
       const bound = /^\{(\d*)(,?)(\d*)\}/.exec(source.slice(index));
       if (bound === null) continue;
       unbounded = bound[2] === ',' && bound[3] === '';
+      variable = bound[2] === ',' && bound[3] !== bound[1];
       index += bound[0].length - 1;
     }
-    if (!unbounded) continue;
-    if (closedGroup === true) return true;
-    frames[frames.length - 1] = true;
+    // A lazy quantifier's `?` (`a*?`) changes no count.
+    if (char === '?' && closedGroup === undefined && index > 0 && /[*+?}]/.test(source[index - 1]!)) continue;
+    if (unbounded && closedGroup === true) return true;
+    if (variable && frames.length > 1) frames[frames.length - 1] = true;
+    else if (unbounded) frames[frames.length - 1] = true;
   }
   return false;
 }

@@ -133,7 +133,7 @@ describe('resumable labelling', () => {
         const outcome = await runFixtureLabelling(output, 0).catch((caught: unknown) => caught);
         if (outcome instanceof Error) expect(RewardLensError.isInstance(outcome), `line ${index} = ${line}: ${outcome.stack}`).toBe(true);
       }),
-      { numRuns: 30 },
+      { numRuns: 30, seed: 20261202 },
     );
   }, 120_000);
 });
