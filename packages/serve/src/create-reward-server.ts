@@ -162,12 +162,7 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     lastRequestAt = performance.now();
     let status = 500;
     try {
-      if (closing) {
-        // Read what the client sent before answering: closing a socket with unread bytes resets
-        // it, and the client would see ECONNRESET instead of the 503.
-        await discardBody(request, options.maxBodyBytes);
-        throw new HttpError(503, 'ServiceUnavailable', 'the server is shutting down');
-      }
+      if (closing) throw new HttpError(503, 'ServiceUnavailable', 'the server is shutting down');
       if (!route) throw new HttpError(404, 'NotFoundError', `no route ${request.method} ${path} (routes: ${Object.keys(routes).join(', ')})`);
       if (request.method !== route.method && !(route.method === 'GET' && request.method === 'HEAD')) {
         throw new HttpError(405, 'MethodNotAllowed', `${path} takes ${route.method}, not ${request.method}`, {
@@ -183,8 +178,9 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
     } catch (error) {
       const httpError = asHttpError(error);
       status = httpError.status;
-      // A request refused before its body was read (a wrong path, method, host or type): read it
-      // first, as for the 503, or the client sees a reset instead of the answer. A body too large
+      // A request refused before its body was read (shutting down, a wrong path, method, host or
+      // type): read it first; closing a socket with unread bytes resets it, and the client would
+      // see ECONNRESET instead of the answer. A body too large
       // (413) is not read; that answer closes the connection.
       if (status !== 413 && !request.readableEnded) await discardBody(request, options.maxBodyBytes);
       if (status === 500)

@@ -16,6 +16,14 @@ function trustReason(scored: ScoredSolution): string {
   return scored.trust === 'EXPLORATORY' ? ' (no calibration attached)' : '';
 }
 
+/** The prediction against the label, in ProcessBench's terms (found, passed, early, late, missed, false alarm). */
+function verdictText(predicted: number, truth: number): string {
+  if (predicted === truth) return truth >= 0 ? ': the labelled first error, found.' : ': the solution is labelled correct, passed.';
+  if (truth < 0) return '; the solution is labelled correct: a false alarm.';
+  const how = predicted < 0 ? 'missed' : predicted < truth ? 'flagged too early' : 'flagged too late';
+  return `; the labelled first error is step ${truth + 1}, ${how}.`;
+}
+
 /**
  * The threshold and what it predicts (`data-predicted`: the 0-based step, -1 none), and, for a
  * labelled example, whether that is the labelled first error (`data-verdict`).
@@ -24,24 +32,12 @@ function thresholdLine(scored: ScoredSolution, labelled: DemoExample | undefined
   if (scored.threshold === undefined) return null;
   const predicted = scored.predictedError;
   const prediction = predicted >= 0 ? `the first step below it is step ${predicted + 1}` : 'no step is below it (no error predicted)';
-  let verdict = '';
-  let verdictId = 'unlabelled';
-  if (labelled !== undefined) {
-    const truth = labelled.firstError;
-    const right = predicted === truth;
-    verdictId = right ? 'match' : 'mismatch';
-    verdict = right
-      ? truth >= 0
-        ? ': the labelled first error, found.'
-        : ': the solution is labelled correct, passed.'
-      : truth >= 0
-        ? `; the labelled first error is step ${truth + 1}, ${predicted >= 0 ? (predicted < truth ? 'flagged too early' : 'flagged too late') : 'missed'}.`
-        : `; the solution is labelled correct: a false alarm.`;
-  }
+  const verdictId = labelled === undefined ? 'unlabelled' : predicted === labelled.firstError ? 'match' : 'mismatch';
+  const verdict = labelled === undefined ? '.' : verdictText(predicted, labelled.firstError);
   return element(
     'p',
     { class: `threshold threshold-${verdictId}`, 'data-predicted': String(predicted), 'data-verdict': verdictId },
-    `Threshold ${formatScore(scored.threshold.value)} (chosen on ${scored.threshold.chosenOn}): ${prediction}${verdict || '.'}`,
+    `Threshold ${formatScore(scored.threshold.value)} (chosen on ${scored.threshold.chosenOn}): ${prediction}${verdict}`,
   );
 }
 

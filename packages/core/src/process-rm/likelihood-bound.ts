@@ -10,6 +10,15 @@ export function likelihoodPositions(pair: TokenizedPair): number[] {
   return Array.from({ length: Math.max(0, pair.inputIds.length - start) }, (_, index) => start - 1 + index);
 }
 
+/** The softmax probability of `token` in one row of logits (`width` values from `offset`), in float64. */
+function probabilityOf(logits: Float32Array, offset: number, width: number, token: number): number {
+  let max = -Infinity;
+  for (let column = 0; column < width; column++) max = Math.max(max, logits[offset + column]!);
+  let total = 0;
+  for (let column = 0; column < width; column++) total += Math.exp(logits[offset + column]! - max);
+  return Math.exp(logits[offset + token]! - max) / total;
+}
+
 /**
  * The probability the head gave each solution token, from its `logits` at `likelihoodPositions(pair)`
  * (`width` each): a log-softmax per token in float64, stored as float32 (rounding is monotone, so
@@ -20,12 +29,7 @@ export function tokenProbabilities(pair: TokenizedPair, logits: Float32Array, wi
   const before = likelihoodPositions(pair);
   const probabilities = new Float32Array(before.length);
   before.forEach((position, index) => {
-    const base = index * width;
-    let max = -Infinity;
-    for (let column = 0; column < width; column++) max = Math.max(max, logits[base + column]!);
-    let total = 0;
-    for (let column = 0; column < width; column++) total += Math.exp(logits[base + column]! - max);
-    probabilities[index] = Math.exp(logits[base + pair.inputIds[position + 1]!]! - max) / total;
+    probabilities[index] = probabilityOf(logits, index * width, width, pair.inputIds[position + 1]!);
   });
   return probabilities;
 }
@@ -53,26 +57,10 @@ export function boundByProbabilities(scores: Float32Array, positions: readonly n
   });
 }
 
-/**
- * Bounds scores read at `positions` by the likelihood of the solution so far, from the head's
- * `logits` at `likelihoodPositions(pair)` (`width` each).
- */
-export function boundByLikelihood(scores: Float32Array, positions: readonly number[], pair: TokenizedPair, logits: Float32Array, width: number): Float32Array {
-  return boundByProbabilities(scores, positions, pair, tokenProbabilities(pair, logits, width));
-}
-
 /** What a prefix's checkpoint keeps for the bound: the least probability of the solution's tokens before it, and the logits that predict the token at its end. */
 export interface LikelihoodState {
   floor: number;
   next: Float32Array | undefined;
-}
-
-function probabilityOf(logits: Float32Array, offset: number, width: number, token: number): number {
-  let max = -Infinity;
-  for (let column = 0; column < width; column++) max = Math.max(max, logits[offset + column]!);
-  let total = 0;
-  for (let column = 0; column < width; column++) total += Math.exp(logits[offset + column]! - max);
-  return Math.exp(logits[offset + token]! - max) / total;
 }
 
 /**

@@ -82,8 +82,10 @@ describe('user text never spells a control token', () => {
           expect(InvalidInputError.isInstance(error), String(error)).toBe(true);
           return;
         }
-        const contents = [pair.text.indexOf(`p${problem}`), ...pair.steps.map((step) => step.charSpan[0])];
-        const spans: (readonly [number, number])[] = [[contents[0]!, contents[0]! + problem.length + 1], ...pair.steps.map((step) => step.charSpan)];
+        // The problem follows the template's prefix, as the layout places it; the steps say where they are.
+        const problemStart = qwen25MathPrmRecipe.template.prefix.length;
+        expect(pair.text.slice(problemStart, problemStart + problem.length + 1)).toBe(`p${problem}`);
+        const spans: (readonly [number, number])[] = [[problemStart, problemStart + problem.length + 1], ...pair.steps.map((step) => step.charSpan)];
         pair.offsets.forEach(([start, end], index) => {
           const inside = spans.some(([from, to]) => from <= start && end <= to && start < end);
           if (inside) expect(controlIds.has(pair.inputIds[index]!), `token ${pair.inputIds[index]} at ${start}`).toBe(false);

@@ -8,6 +8,8 @@ const specialSpelling = /<\|[^|<>\s]+\|>|<[A-Za-z_][\w.-]*>/g;
 interface ReservedTags {
   /** Token id to its spelling. */
   byId: Map<number, string>;
+  /** The tokenizer's `refusedSpellings`, compiled once to search whole texts. */
+  refused: RegExp | undefined;
 }
 
 const cache = new WeakMap<PrmTokenizer, WeakMap<ReadingRecipe, ReservedTags>>();
@@ -38,7 +40,8 @@ function reservedTagsOf(tokenizer: PrmTokenizer, recipe: ReadingRecipe): Reserve
   for (const text of [template.prefix, template.problemSuffix, template.stepJoiner, template.stepSuffix, template.suffix]) {
     for (const match of text.matchAll(specialSpelling)) add(match[0]);
   }
-  const reserved = { byId };
+  const refused = tokenizer.refusedSpellings && new RegExp(tokenizer.refusedSpellings.source, `${tokenizer.refusedSpellings.flags.replace('g', '')}g`);
+  const reserved = { byId, refused };
   byRecipe.set(recipe, reserved);
   return reserved;
 }
@@ -95,17 +98,17 @@ export function refuseTagTextInContent(
   contents: readonly { label: string; span: CharSpan }[],
 ): void {
   const control = new Set(tokenizer.controlTokens ?? []);
-  const reserved = [...reservedTagsOf(tokenizer, recipe).byId.values()];
+  const tags = reservedTagsOf(tokenizer, recipe);
+  const reserved = [...tags.byId.values()];
   const spellings = reserved.filter((spelling) => control.has(spelling));
-  const elsewhere = tokenizer.refusedSpellings;
+  const elsewhere = tags.refused;
   if (spellings.length === 0 && elsewhere === undefined) return;
   for (const { label, span } of contents) {
     const content = text.slice(span[0], span[1]);
     const found = spellings.find((spelling) => content.includes(spelling));
     if (found !== undefined) throw refusal(recipe, label, found);
     // The recipe's own tags are refused by their ids, with the message that says how to use them.
-    const spelled =
-      elsewhere === undefined ? undefined : [...content.matchAll(new RegExp(elsewhere.source, 'g'))].find((match) => !reserved.includes(match[0]))?.[0];
+    const spelled = elsewhere === undefined ? undefined : [...content.matchAll(elsewhere)].find((match) => !reserved.includes(match[0]))?.[0];
     if (spelled !== undefined) {
       throw new InvalidInputError(
         `${label} contains ${JSON.stringify(spelled)}, which the server's tokenizer may read as a special token (this text is sent as text); ` +

@@ -83,7 +83,6 @@ export async function computeScoreHvp(context: DerivativeContext, pair: Tokenize
   if (embeddingDirection !== undefined && (!(embeddingDirection instanceof Float32Array) || embeddingDirection.length !== width)) {
     throw new InvalidInputError(`direction.inputEmbeddings must be a Float32Array of ${length} tokens x ${backend.info.hiddenSize} (${width} values)`);
   }
-  const wantParameters = options.wrt?.parameters ?? true;
   let score = Number.NaN;
   const result = await runHvp(
     () =>
@@ -93,9 +92,7 @@ export async function computeScoreHvp(context: DerivativeContext, pair: Tokenize
         inputIds: pair.inputIds,
         attentionMask: new Uint8Array(length).fill(1),
         reads: [{ kind: 'head', head: recipe.head, positions: [[readTokenIndex]], ...(columns ? { columns } : {}) }],
-        // The parameters' gradient is what names the model's tensors and their sizes: computed whenever a
-        // parameter direction is given, so it can be checked, and returned only when asked for.
-        wrt: { parameters: wantParameters || options.direction.parameters !== undefined, inputEmbeddings: options.wrt?.inputEmbeddings ?? true },
+        wrt: { parameters: options.wrt?.parameters ?? true, inputEmbeddings: options.wrt?.inputEmbeddings ?? true },
         direction: {
           ...(options.direction?.parameters ? { parameters: options.direction.parameters } : {}),
           ...(embeddingDirection ? { inputEmbeddings: [embeddingDirection] } : {}),
@@ -107,11 +104,12 @@ export async function computeScoreHvp(context: DerivativeContext, pair: Tokenize
         },
         readHessianProduct: (reads, tangents) => [[scoreHessianProduct(reads[0]!.values[0]!, tangents[0]!.values[0]!, recipe)]],
       }),
-    options.direction.parameters !== undefined,
+    options.direction.parameters !== undefined || embeddingDirection !== undefined,
   );
+  // Backends check the direction before the pass (validateHvpRequest); the gradient's tensors check it again for one that does not.
   if (options.direction.parameters !== undefined && result.parameters !== undefined) checkDirectionAgainst(options.direction.parameters, result.parameters);
   const block = (values: { parameters?: ReadonlyMap<string, Float32Array>; inputEmbeddings?: Float32Array[] }) => ({
-    ...(values.parameters && wantParameters ? { parameters: values.parameters } : {}),
+    ...(values.parameters ? { parameters: values.parameters } : {}),
     ...(values.inputEmbeddings ? { inputEmbeddings: values.inputEmbeddings[0]! } : {}),
   });
   const answer = { step, score, readTokenIndex, gradient: block(result), hvp: block(result.hvp) };
@@ -139,7 +137,7 @@ async function runHvp<T>(pass: () => Promise<T>, callerDirection: boolean): Prom
   try {
     return await pass();
   } catch (error) {
-    if (callerDirection && BackendContractError.isInstance(error) && /the direction /.test(error.message)) {
+    if (callerDirection && BackendContractError.isInstance(error) && error.field === 'direction') {
       throw new InvalidInputError(error.message, { location: 'options.direction', cause: error });
     }
     throw error;

@@ -1,4 +1,4 @@
-import { aggregatorNames, firstLoneSurrogate, InvalidInputError, requireWellFormedText } from '@reward-lens/core';
+import { aggregatorNames, InvalidInputError, requireWellFormedText } from '@reward-lens/core';
 import { HttpError } from '../http/http-error.js';
 import type { RecordError } from '../records/record-scorer.js';
 import { scoreJob, type ScoreJob } from '../server-jobs.js';
@@ -17,7 +17,7 @@ function prepare(context: RouteContext, value: unknown): Prepared {
   const delimiter = fields.delimiter;
   if (delimiter !== undefined && (typeof delimiter !== 'string' || delimiter === '')) return invalid('"delimiter" must be a non-empty string');
   // Half of a surrogate pair would split a character (an emoji) into halves: the one rule for text, as core applies it.
-  if (typeof delimiter === 'string' && firstLoneSurrogate(delimiter) >= 0) {
+  if (typeof delimiter === 'string') {
     try {
       requireWellFormedText(delimiter, '"delimiter"');
     } catch (error) {

@@ -10,11 +10,6 @@ function tooManyTokens(tokens: number, limit: number, partial: boolean): HttpErr
   );
 }
 
-/** A request with more tokens than the server takes at once is refused whole, before any work. */
-export function checkRequestTokens(tokens: number, limit: number): void {
-  if (tokens > limit) throw tooManyTokens(tokens, limit, false);
-}
-
 /** How long the preparation of one request may hold the event loop before it lets others run. */
 const sliceMs = 4;
 

@@ -37,8 +37,9 @@ export function validateBackwardRequest(backend: BackendV1, request: BackwardReq
  */
 export function validateHvpRequest(backend: BackendV1, request: HvpRequestV1, parameterSizes: ReadonlyMap<string, number>): number[] {
   const realTokens = validateBackwardRequest(backend, request);
+  // The direction is the caller's data: its faults name the field, so core can say whose they are.
   const fail = (message: string): never => {
-    throw new BackendContractError(backend.name, message);
+    throw new BackendContractError(backend.name, message, { field: 'direction' });
   };
   const { direction } = request;
   if (direction === null || typeof direction !== 'object') fail('an HVP request needs a direction');
