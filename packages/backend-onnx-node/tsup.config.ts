@@ -9,5 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
-  external: ['@reward-lens/core', '@reward-lens/onnx-backend-common', '@reward-lens/onnx-export', 'onnxruntime-node'],
+  external: [/^@reward-lens\//, 'onnxruntime-node'],
 });

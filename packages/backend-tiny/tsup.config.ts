@@ -31,6 +31,6 @@ export default defineConfig({
   // CommonJS: `import.meta.url` (where the worker file is) from __filename.
   shims: true,
   target: 'es2022',
-  external: ['@reward-lens/core', '#tiny-platform'],
+  external: [/^@reward-lens\//, '#tiny-platform'],
   esbuildPlugins: [builtWorkerName],
 });

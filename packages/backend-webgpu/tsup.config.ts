@@ -13,5 +13,5 @@ export default defineConfig({
   clean: true,
   target: 'es2022',
   // Dawn's Node bindings are imported lazily, and only in Node.
-  external: ['@reward-lens/core', 'webgpu'],
+  external: [/^@reward-lens\//, 'webgpu'],
 });

@@ -3,7 +3,6 @@ import { defineConfig } from 'tsup';
 // The package's entries (exports), each with its types.
 const publicEntries = {
   index: 'src/index.ts',
-  internal: 'src/internal.ts',
   node: 'src/node.ts',
   'testing/index': 'src/testing/index.ts',
 };
@@ -24,5 +23,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
-  external: ['vitest', '#pretrained-folder'],
+  external: [/^@reward-lens\//, 'vitest', '#pretrained-folder'],
 });

@@ -9,5 +9,5 @@ export default defineConfig({
   target: 'es2022',
   // import.meta.url (used to find uPlot in node_modules) in the CommonJS build too.
   shims: true,
-  external: ['@reward-lens/core', 'uplot'],
+  external: [/^@reward-lens\//, 'uplot'],
 });

@@ -9,5 +9,5 @@ export default defineConfig({
   target: 'es2022',
   // import.meta.url locates model/ beside dist/, in the CommonJS build too.
   shims: true,
-  external: ['@reward-lens/core'],
+  external: [/^@reward-lens\//],
 });

@@ -9,5 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
-  external: ['@reward-lens/core', 'onnx-proto'],
+  external: [/^@reward-lens\//, 'onnx-proto'],
 });

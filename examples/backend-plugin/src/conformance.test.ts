@@ -1,4 +1,4 @@
-import { createRandomDecoder, defineDecoderConfig, registerBackend, resolveBackend } from '@reward-lens/core';
+import { createRandomDecoder, defineDecoderConfig, registerBackend, resolveBackend } from '@reward-lens/spec';
 import { conformanceConfigs, createReferenceBackend, mlpClassifierHead, runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createFloat32Backend, float32BackendRegistration } from './index.js';

@@ -11,7 +11,7 @@ import {
   type ForwardResultV1,
   type ModelInfoV1,
   type ReadRequestV1,
-} from '@reward-lens/core';
+} from '@reward-lens/spec';
 import { forwardStates } from './float32-forward.js';
 import { compileHead, type CompiledHead } from './float32-heads.js';
 

@@ -1,4 +1,4 @@
-import type { DecoderModel } from '@reward-lens/core';
+import type { DecoderModel } from '@reward-lens/spec';
 import { linear, rmsNorm } from './float32-heads.js';
 
 /**

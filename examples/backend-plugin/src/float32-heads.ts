@@ -1,4 +1,4 @@
-import { describeHead, unknownHeadOperation, type DecoderModel, type HeadSpec } from '@reward-lens/core';
+import { describeHead, unknownHeadOperation, type DecoderModel, type HeadSpec } from '@reward-lens/spec';
 
 /** A head applied to one hidden state; `columns` keeps only those outputs of its last layer. */
 export type CompiledHead = (state: Float32Array, columns?: readonly number[]) => Float32Array;

@@ -1,4 +1,4 @@
-import { isDecoderSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/core';
+import { isDecoderSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
 import { createFloat32Backend } from './float32-backend.js';
 
 /**

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describeMachine } from '@reward-lens/bench-harness';
-import { createByteBpeTokenizer, ProcessRM, type BackendV1 } from '@reward-lens/core';
+import type { BackendV1 } from '@reward-lens/spec';
+import { createByteBpeTokenizer, ProcessRM } from '@reward-lens/core';
 
 export function machineLine(): string {
   const onnxruntimeVersion = (createRequire(import.meta.url)('onnxruntime-node/package.json') as { version: string }).version;

@@ -1,4 +1,4 @@
-import type { BackendV1, ForwardRequestV1 } from '@reward-lens/core';
+import type { BackendV1, ForwardRequestV1 } from '@reward-lens/spec';
 import { benchDecoderConfig, formatRatio, sideBySide } from '@reward-lens/bench-harness';
 
 const batchSize = 8;

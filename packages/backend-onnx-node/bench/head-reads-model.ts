@@ -1,4 +1,4 @@
-import { defineDecoderConfig, type ForwardRequestV1, type ReadRequestV1 } from '@reward-lens/core';
+import { defineDecoderConfig, type ForwardRequestV1, type ReadRequestV1 } from '@reward-lens/spec';
 
 /**
  * A model whose LM head dominates: hidden 512, 8 layers, a 32,000-token vocabulary (Llama 2's,

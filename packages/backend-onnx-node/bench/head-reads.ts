@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRandomDecoder, type BackendV1 } from '@reward-lens/core';
+import { createRandomDecoder, type BackendV1 } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { formatRatio, sideBySide } from '@reward-lens/bench-harness';
 import { createOnnxNodeBackend } from '../src/index.js';

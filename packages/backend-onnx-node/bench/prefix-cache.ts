@@ -1,4 +1,4 @@
-import type { BackendV1, ForwardRequestV1 } from '@reward-lens/core';
+import type { BackendV1, ForwardRequestV1 } from '@reward-lens/spec';
 import { formatRatio, sideBySide } from '@reward-lens/bench-harness';
 import { arithmeticPair, benchProcessRM } from './bench-support.js';
 

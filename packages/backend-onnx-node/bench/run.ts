@@ -4,7 +4,7 @@
  * read on a large vocabulary. `bench -- heads` runs only the latter (a few minutes on 2 cores).
  */
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder } from '@reward-lens/core';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createOnnxNodeBackend } from '../src/index.js';
 import { benchDecoderConfig } from '@reward-lens/bench-harness';

@@ -1,4 +1,5 @@
-import type { BackendV1, TokenizedPair } from '@reward-lens/core';
+import type { BackendV1 } from '@reward-lens/spec';
+import type { TokenizedPair } from '@reward-lens/core';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { benchDecoderConfig, median, secondsAsync, sideBySide } from '@reward-lens/bench-harness';
 import { arithmeticPair, benchProcessRM } from './bench-support.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import type { BackendV1 } from '@reward-lens/core';
+import type { BackendV1 } from '@reward-lens/spec';
 import { configLocations, createOrtBackend, parseOnnxConfigJson, type OnnxBackendOptions, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
-import { createRandomDecoder, ModelLoadError, registerBackend, resolveBackend, type RewardLensError } from '@reward-lens/core/internal';
+import { createRandomDecoder, ModelLoadError, registerBackend, resolveBackend, type RewardLensError } from '@reward-lens/spec';
 import { expectClose } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';

@@ -1,5 +1,5 @@
-import { isDecoderSource, isOnnxSource, unsupportedSourceReason } from '@reward-lens/core';
-import type { BackendRegistration } from '@reward-lens/core';
+import { isDecoderSource, isOnnxSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
+
 import { inMemoryGraphOptions } from '@reward-lens/onnx-backend-common';
 import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onnx-node-backend.js';
 

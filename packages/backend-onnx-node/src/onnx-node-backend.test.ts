@@ -1,5 +1,5 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, formatCapabilities, type BackendV1, type CacheHandleV1 } from '@reward-lens/core/internal';
+import { createRandomDecoder, formatCapabilities, type BackendV1, type CacheHandleV1 } from '@reward-lens/spec';
 import { expectClose } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { afterAll, describe, expect, it } from 'vitest';

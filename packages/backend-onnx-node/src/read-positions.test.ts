@@ -1,5 +1,5 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, type ForwardRequestV1, type ReadRequestV1 } from '@reward-lens/core/internal';
+import { createRandomDecoder, type ForwardRequestV1, type ReadRequestV1 } from '@reward-lens/spec';
 import { expectClose } from '@reward-lens/core/testing';
 import { createOrtBackend, type OrtModule, type OrtSession } from '@reward-lens/onnx-backend-common';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createRandomDecoder, type ForwardRequestV1, type ForwardResultV1 } from '@reward-lens/core/internal';
+import { createRandomDecoder, type ForwardRequestV1, type ForwardResultV1 } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { expectClose } from '@reward-lens/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { BackendV1 } from '@reward-lens/core';
+import type { BackendV1 } from '@reward-lens/spec';
 import { createOrtBackend, type OnnxBackendOptions } from '@reward-lens/onnx-backend-common';
 import type { InferenceSession } from 'onnxruntime-web';
 import { chooseExecutionProvider, webgpuProblem, type OnnxWebExecutionProvider } from './execution-provider.js';

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '@reward-lens/core';
+import { InvalidInputError } from '@reward-lens/spec';
 
 /** The onnxruntime-web execution providers this backend runs. */
 export type OnnxWebExecutionProvider = 'wasm' | 'webgpu';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
-import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/core/internal';
+import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/spec';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onnxWebBackendRegistration } from './index.js';

@@ -1,4 +1,4 @@
-import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/core';
+import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { describe, expect, it } from 'vitest';
 import { createOnnxWebBackend, onnxWebBackendRegistration } from './index.js';

@@ -1,4 +1,4 @@
-import { ModelLoadError } from '@reward-lens/core';
+import { ModelLoadError } from '@reward-lens/spec';
 import { configLocations, parseOnnxConfigJson, type OnnxModelConfig } from '@reward-lens/onnx-backend-common';
 import { isNodeRuntime } from './execution-provider.js';
 

@@ -1,5 +1,5 @@
 /** Side-effect entry: `import '@reward-lens/backend-onnx-web/register'` makes `onnx-web` resolvable. */
-import { registerBackend } from '@reward-lens/core';
+import { registerBackend } from '@reward-lens/spec';
 import { onnxWebBackendRegistration } from './onnx-web-backend-registration.js';
 
 registerBackend(onnxWebBackendRegistration);

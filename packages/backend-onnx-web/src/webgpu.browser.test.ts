@@ -1,5 +1,6 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createByteBpeTokenizer, createRandomDecoder, ProcessRM } from '@reward-lens/core';
+import { createRandomDecoder } from '@reward-lens/spec';
+import { createByteBpeTokenizer, ProcessRM } from '@reward-lens/core';
 import { conformancePairs, expectClose, toleranceFor } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { describe, expect, it } from 'vitest';

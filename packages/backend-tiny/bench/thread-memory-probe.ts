@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { benchDecoderConfig42M } from '@reward-lens/bench-harness';
-import { createRandomDecoder } from '@reward-lens/core/internal';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { createTinyBackend } from '../src/index.js';
 
 const { values } = parseArgs({ options: { threads: { type: 'string' } } });

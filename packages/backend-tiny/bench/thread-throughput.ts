@@ -1,5 +1,5 @@
 import { benchDecoderConfig42M, median, secondsAsync, threadCounts } from '@reward-lens/bench-harness';
-import { createRandomDecoder, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
+import { createRandomDecoder, type BackendV1, type ForwardRequestV1 } from '@reward-lens/spec';
 import { createTinyBackend } from '../src/index.js';
 
 function request(rows: number, length: number): ForwardRequestV1 {

@@ -1,4 +1,4 @@
-import type { ReadRequestV1 } from '@reward-lens/core/internal';
+import type { ReadRequestV1 } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 import type { KernelChoice } from './kernels/kernel-choice.js';

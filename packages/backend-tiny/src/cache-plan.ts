@@ -1,4 +1,4 @@
-import { BackendContractError, type ForwardRequestV1 } from '@reward-lens/core';
+import { BackendContractError, type ForwardRequestV1 } from '@reward-lens/spec';
 import { KvStorage, TinyCacheHandle } from './kv-cache.js';
 import type { RowCache } from './model/forward.js';
 

@@ -1,5 +1,6 @@
 import '@reward-lens/backend-tiny/register';
-import { ProcessRM, createByteBpeTokenizer, createRandomDecoder } from '@reward-lens/core';
+import { createRandomDecoder } from '@reward-lens/spec';
+import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
 import { runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync } from './create-tiny-backend.js';

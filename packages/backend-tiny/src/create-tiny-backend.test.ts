@@ -6,7 +6,7 @@ import {
   tinyDecoderConfig,
   type ForwardRequestV1,
   type ReadRequestV1,
-} from '@reward-lens/core/internal';
+} from '@reward-lens/spec';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync, type TinyBackendOptions } from './create-tiny-backend.js';

@@ -6,7 +6,7 @@ import {
   validateDecoderModel,
   type BackendV1,
   type DecoderModel,
-} from '@reward-lens/core';
+} from '@reward-lens/spec';
 import { selectKernels, currentKernelPlatform, currentKernelPlatformAsync, type KernelChoice, type KernelName } from './kernels/kernel-choice.js';
 import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
 import { sharedWasmMemoryAvailable, WasmMemoryLimitError } from './kernels/wasm/wasm-heap.js';

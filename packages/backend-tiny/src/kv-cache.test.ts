@@ -1,4 +1,4 @@
-import { BackendContractError, type BackendV1, type CacheHandleV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
+import { BackendContractError, type BackendV1, type CacheHandleV1, type ForwardRequestV1 } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 import { batchRequest, range, relativeError } from './test-support/requests.js';

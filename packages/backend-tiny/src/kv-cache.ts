@@ -1,4 +1,4 @@
-import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core';
+import { BackendContractError, type CacheHandleV1 } from '@reward-lens/spec';
 
 /**
  * Keys (already rotated) and values of every layer for a run of tokens, one growable buffer

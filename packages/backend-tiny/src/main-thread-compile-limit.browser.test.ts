@@ -1,5 +1,6 @@
 import '@reward-lens/backend-tiny/register';
-import { ProcessRM, createRandomDecoder } from '@reward-lens/core';
+import { createRandomDecoder } from '@reward-lens/spec';
+import { ProcessRM } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync } from './create-tiny-backend.js';
 

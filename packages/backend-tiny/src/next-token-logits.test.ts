@@ -1,4 +1,4 @@
-import { createRandomDecoder } from '@reward-lens/core/internal';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 import { nextTokenLogits } from './next-token-logits.js';

@@ -1,4 +1,4 @@
-import { BackendContractError, type BackendV1, type CacheHandleV1 } from '@reward-lens/core';
+import { BackendContractError, type BackendV1, type CacheHandleV1 } from '@reward-lens/spec';
 
 export interface NextTokenStep {
   /** The `lm` head's logits at the last new token (the vocabulary, or `columns` only). */

@@ -1,4 +1,5 @@
-import { Capability, createByteBpeTokenizer, createRandomDecoder, ProcessRM, type BackendV1 } from '@reward-lens/core';
+import { Capability, createRandomDecoder, type BackendV1 } from '@reward-lens/spec';
+import { createByteBpeTokenizer, ProcessRM } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 

@@ -1,12 +1,5 @@
-import {
-  capabilitiesOf,
-  InvalidInputError,
-  NonFiniteOutputError,
-  ProcessRM,
-  UnsupportedCapabilityError,
-  createByteBpeTokenizer,
-  createRandomDecoder,
-} from '@reward-lens/core';
+import { capabilitiesOf, InvalidInputError, NonFiniteOutputError, UnsupportedCapabilityError, createRandomDecoder } from '@reward-lens/spec';
+import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
 import { countingBackend } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';

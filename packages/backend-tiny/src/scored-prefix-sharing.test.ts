@@ -1,4 +1,5 @@
-import { createByteBpeTokenizer, createRandomDecoder, ProcessRM, type BackendV1, type CacheHandleV1, type ForwardRequestV1 } from '@reward-lens/core';
+import { createRandomDecoder, type BackendV1, type CacheHandleV1, type ForwardRequestV1 } from '@reward-lens/spec';
+import { createByteBpeTokenizer, ProcessRM } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 

@@ -1,4 +1,4 @@
-import { createRandomDecoder } from '@reward-lens/core';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackendAsync } from './create-tiny-backend.js';
 

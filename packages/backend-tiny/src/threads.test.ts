@@ -1,4 +1,4 @@
-import { BackendWorkerError, InvalidInputError, type BackendV1, type BackwardRequestV1, type ForwardResultV1 } from '@reward-lens/core/internal';
+import { BackendWorkerError, InvalidInputError, type BackendV1, type BackwardRequestV1, type ForwardResultV1 } from '@reward-lens/spec';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTinyBackend, type TinyBackendOptions } from './create-tiny-backend.js';

@@ -1,4 +1,4 @@
-import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/core/internal';
+import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { tinyBackendRegistration } from './tiny-backend-registration.js';
 

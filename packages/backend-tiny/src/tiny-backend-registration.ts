@@ -1,5 +1,5 @@
-import { isDecoderSource, unsupportedSourceReason } from '@reward-lens/core';
-import type { BackendRegistration } from '@reward-lens/core';
+import { isDecoderSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
+
 import { createTinyBackendAsync, type TinyBackendOptions } from './create-tiny-backend.js';
 
 /**

@@ -16,7 +16,7 @@ import {
   type HvpRequestV1,
   type HvpResultV1,
   type ModelInfoV1,
-} from '@reward-lens/core';
+} from '@reward-lens/spec';
 import { cacheHandles, planRowCaches } from './cache-plan.js';
 import { GradientEngine } from './gradients/gradient-engine.js';
 import { runShardedPassInline } from './gradients/inline-pass.js';

@@ -1,4 +1,4 @@
-import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core/internal';
+import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/spec';
 import { acquireDevice, describeAdapterInfo, getNodeGpu, isSoftwareAdapter, requestWebGpuAdapter } from '../src/index.js';
 
 /** What the command line asks for. */

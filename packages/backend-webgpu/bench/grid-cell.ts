@@ -1,5 +1,5 @@
 import { median } from '@reward-lens/bench-harness';
-import type { BackendV1, ForwardRequestV1 } from '@reward-lens/core/internal';
+import type { BackendV1, ForwardRequestV1 } from '@reward-lens/spec';
 
 /** One forward of `batchSize` rows of `length` tokens, the value head read at every position. */
 export function forwardRequest(batchSize: number, length: number, vocabSize: number): ForwardRequestV1 {

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { createOnnxNodeBackend } from '@reward-lens/backend-onnx-node';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, type BackendV1 } from '@reward-lens/core/internal';
+import { createRandomDecoder, type BackendV1 } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createWebGpuBackend } from '../src/index.js';
 import { describeMachine, median } from '@reward-lens/bench-harness';

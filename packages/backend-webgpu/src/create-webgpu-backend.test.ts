@@ -1,5 +1,5 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/core/internal';
+import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/spec';
 import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';

@@ -13,7 +13,7 @@ import {
   type ForwardRequestV1,
   type ForwardResultV1,
   type ModelInfoV1,
-} from '@reward-lens/core';
+} from '@reward-lens/spec';
 import { describeAdapterInfo } from './device/adapter-kind.js';
 import { acquireDevice } from './device/acquire-device.js';
 import { DispatchRecorder } from './device/dispatch-recorder.js';

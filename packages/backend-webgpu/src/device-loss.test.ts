@@ -1,4 +1,4 @@
-import { createRandomDecoder } from '@reward-lens/core/internal';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import { acquireDevice } from './device/acquire-device.js';

@@ -1,4 +1,4 @@
-import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core';
+import { BackendContractError, type CacheHandleV1 } from '@reward-lens/spec';
 import { BufferUsage } from './device/gpu-constants.js';
 import type { GpuRuntime } from './device/gpu-runtime.js';
 

@@ -1,4 +1,4 @@
-import { createRandomDecoder, registerBackend, resolveBackend, type ModelSource } from '@reward-lens/core/internal';
+import { createRandomDecoder, registerBackend, resolveBackend, type ModelSource } from '@reward-lens/spec';
 import { tinyBackendRegistration } from '@reward-lens/backend-tiny';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webGpuBackendRegistration, webGpuSoftwareBackendRegistration } from './webgpu-backend-registration.js';

@@ -1,6 +1,6 @@
 import type {} from './webgpu-types.js';
-import { isDecoderSource, unsupportedSourceReason, type ModelSource } from '@reward-lens/core';
-import type { BackendRegistration } from '@reward-lens/core';
+import { isDecoderSource, unsupportedSourceReason, type ModelSource, type BackendRegistration } from '@reward-lens/spec';
+
 import { createWebGpuBackend, type WebGpuBackendOptions } from './create-webgpu-backend.js';
 import { describeAdapterInfo, isSoftwareAdapter } from './device/adapter-kind.js';
 import { requestWebGpuAdapter } from './device/acquire-device.js';

@@ -1,4 +1,4 @@
-import type { ForwardRequestV1 } from '@reward-lens/core';
+import type { ForwardRequestV1 } from '@reward-lens/spec';
 
 /**
  * How a request's padded batch is laid out for the graph.

@@ -1,4 +1,4 @@
-import { ModelLoadError } from '@reward-lens/core/internal';
+import { ModelLoadError } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createOrtBackend } from './create-ort-backend.js';
 import type { OrtModule, OrtSession, OrtTensor, OrtValueMetadata } from './ort-module.js';

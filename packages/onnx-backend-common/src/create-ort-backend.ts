@@ -1,4 +1,4 @@
-import { Capability, InvalidInputError, ModelLoadError, validateDecoderModel, type BackendV1, type Capabilities, type DecoderModel } from '@reward-lens/core';
+import { Capability, InvalidInputError, ModelLoadError, validateDecoderModel, type BackendV1, type Capabilities, type DecoderModel } from '@reward-lens/spec';
 import { inspectGraphLayout, type GraphLayout, type ValueDescription } from './graph-layout.js';
 import { readoutWeightsOf } from './linear-readout.js';
 import { mergeConfigs, type OnnxModelConfig } from './onnx-model-config.js';

@@ -1,4 +1,4 @@
-import { ModelLoadError } from '@reward-lens/core';
+import { ModelLoadError } from '@reward-lens/spec';
 
 /** What onnxruntime says about one input or output (its `inputMetadata` / `outputMetadata` entries). */
 export interface ValueDescription {

@@ -1,4 +1,4 @@
-import type { OnnxModelSource } from '@reward-lens/core';
+import type { OnnxModelSource } from '@reward-lens/spec';
 import type { OnnxBackendOptions } from './create-ort-backend.js';
 import { mergeConfigs, parseOnnxConfigJson } from './onnx-model-config.js';
 

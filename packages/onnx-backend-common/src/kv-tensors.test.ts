@@ -1,4 +1,4 @@
-import { BackendContractError } from '@reward-lens/core/internal';
+import { BackendContractError } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { planBatch, type BatchPlan } from './batch-plan.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';

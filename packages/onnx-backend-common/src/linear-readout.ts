@@ -1,4 +1,4 @@
-import { describeHead, unknownHeadOperation, type DecoderModel } from '@reward-lens/core';
+import { describeHead, unknownHeadOperation, type DecoderModel } from '@reward-lens/spec';
 
 /** A head's operation with its tensors resolved, for the JavaScript readout. */
 type ReadoutStep =

@@ -1,4 +1,4 @@
-import { BackendContractError, type CacheHandleV1 } from '@reward-lens/core';
+import { BackendContractError, type CacheHandleV1 } from '@reward-lens/spec';
 import type { RowKeyValues, StoredRow } from './stored-row.js';
 
 /** A handle on one row's cache; what `doForward` returns with `returnCache`. */

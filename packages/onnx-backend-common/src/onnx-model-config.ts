@@ -1,4 +1,4 @@
-import { ModelLoadError, type HeadKindV1 } from '@reward-lens/core';
+import { ModelLoadError, type HeadKindV1 } from '@reward-lens/spec';
 
 /** A head as the backend needs to know it; a `HeadSpec` of a `DecoderConfig` fits. */
 export interface OnnxHeadConfig {

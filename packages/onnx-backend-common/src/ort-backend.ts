@@ -8,7 +8,7 @@ import {
   type ModelInfoV1,
   type ReadRequestV1,
   type ReadResultV1,
-} from '@reward-lens/core';
+} from '@reward-lens/spec';
 import { planBatch, type BatchPlan } from './batch-plan.js';
 import type { GraphLayout } from './graph-layout.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';

@@ -1,4 +1,4 @@
-import { ModelLoadError } from '@reward-lens/core/internal';
+import { ModelLoadError } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { inspectGraphLayout, type ValueDescription } from './graph-layout.js';
 import { resolveModelInfo } from './resolve-model-info.js';

@@ -1,4 +1,4 @@
-import { ModelLoadError, type HeadInfoV1, type HeadKindV1, type ModelInfoV1 } from '@reward-lens/core';
+import { ModelLoadError, type HeadInfoV1, type HeadKindV1, type ModelInfoV1 } from '@reward-lens/spec';
 import type { GraphLayout, HeadOutput } from './graph-layout.js';
 import type { OnnxHeadConfig, OnnxModelConfig } from './onnx-model-config.js';
 

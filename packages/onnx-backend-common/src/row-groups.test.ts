@@ -1,4 +1,4 @@
-import type { ForwardRequestV1 } from '@reward-lens/core/internal';
+import type { ForwardRequestV1 } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { mergeRowGroups, planRowGroups, rowGroupRequest } from './row-groups.js';
 

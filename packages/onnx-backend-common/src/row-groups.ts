@@ -1,4 +1,4 @@
-import type { ForwardRequestV1, ForwardResultV1, ReadRequestV1 } from '@reward-lens/core';
+import type { ForwardRequestV1, ForwardResultV1, ReadRequestV1 } from '@reward-lens/spec';
 
 /**
  * What one onnxruntime run of a batch is estimated to hold at its peak, per row: the attention

@@ -1,4 +1,4 @@
-import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSpec } from '@reward-lens/core';
+import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSpec } from '@reward-lens/spec';
 import { attentionBiasNodes, rotaryInputNodes } from './decoder/attention-inputs.js';
 import { requireTensor, type DecoderGraphContext } from './decoder/decoder-graph-context.js';
 import { decoderLayerNodes } from './decoder/decoder-layer-nodes.js';

@@ -1,6 +1,7 @@
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ModelLoadError, type DecoderConfigToHfOptions, type HeadSpec } from '@reward-lens/core';
+import { ModelLoadError, type HeadSpec } from '@reward-lens/spec';
+import type { DecoderConfigToHfOptions } from '@reward-lens/core';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import { writeOnnxModelFolder, type OnnxModelFolderResult } from './write-onnx-model-folder.js';
 

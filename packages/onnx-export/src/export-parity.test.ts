@@ -1,4 +1,4 @@
-import { createRandomDecoder, defineDecoderConfig, headWidth, tinyDecoderConfig, type DecoderModel } from '@reward-lens/core/internal';
+import { createRandomDecoder, defineDecoderConfig, headWidth, tinyDecoderConfig, type DecoderModel } from '@reward-lens/spec';
 import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';

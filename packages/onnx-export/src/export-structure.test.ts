@@ -1,4 +1,4 @@
-import { createRandomDecoder, tinyDecoderConfig } from '@reward-lens/core/internal';
+import { createRandomDecoder, tinyDecoderConfig } from '@reward-lens/spec';
 import { InferenceSession } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { DataType, decodeModelProto, type OnnxTypes } from './graph/onnx.js';

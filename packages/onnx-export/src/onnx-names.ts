@@ -1,4 +1,4 @@
-import type { HeadSpec } from '@reward-lens/core';
+import type { HeadSpec } from '@reward-lens/spec';
 
 /**
  * The names of an exported graph's inputs and outputs, in the layout of Hugging Face Optimum's

@@ -1,4 +1,4 @@
-import { createRandomDecoder, headWidth } from '@reward-lens/core/internal';
+import { createRandomDecoder, headWidth } from '@reward-lens/spec';
 import { expectClose } from '@reward-lens/core/testing';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';

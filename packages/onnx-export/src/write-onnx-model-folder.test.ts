@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRandomDecoder } from '@reward-lens/core/internal';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { expectClose } from '@reward-lens/core/testing';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';

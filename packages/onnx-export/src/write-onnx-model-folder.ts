@@ -1,6 +1,7 @@
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decoderConfigToHf, type DecoderConfigToHfOptions, type DecoderModel, type HeadSpec } from '@reward-lens/core';
+import type { DecoderModel, HeadSpec } from '@reward-lens/spec';
+import { decoderConfigToHf, type DecoderConfigToHfOptions } from '@reward-lens/core';
 import { assertFitsOneMessage, buildDecoderModelProto, type OnnxExportOptions } from './export-decoder-to-onnx.js';
 import { initializerByteLength, layOutExternalData, pointToExternalData } from './external-data.js';
 import { decodeModelProto, encodeModelProto, type OnnxTypes } from './graph/onnx.js';

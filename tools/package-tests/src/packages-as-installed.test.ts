@@ -121,7 +121,7 @@ describe("the README's API example, installed", () => {
 
 describe('one copy of each module and one registry per process', () => {
   const identities = (load: (specifier: string) => string) => `const core = ${load('@reward-lens/core')};
-const internal = ${load('@reward-lens/core/internal')};
+const internal = ${load('@reward-lens/spec')};
 ${load('@reward-lens/backend-tiny/register')};
 ${load('@reward-lens/backend-webgpu/register')};
 const tiny = ${load('@reward-lens/backend-tiny')};

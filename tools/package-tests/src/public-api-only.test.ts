@@ -3,8 +3,9 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishablePackages, repositoryRoot } from './workspace.js';
 
-// First-party backends are built on what a third party can import: core's public entries. Its
-// `/internal` entry has no semver promise, so a backend built on it could break on a minor release.
+// First-party backends are built on what a third party builds on: @reward-lens/spec. Core is for
+// their tests (the conformance kit) only; onnx-export's model-folder export still reads folders
+// through core's Node entry.
 const firstPartyBackends = [
   'packages/backend-tiny',
   'packages/backend-onnx-node',
@@ -23,17 +24,28 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-describe('first-party backends use only the public API of core', () => {
-  it.each(firstPartyBackends)('%s imports core only through @reward-lens/core and @reward-lens/core/node', (directory) => {
+const allowedCoreImports: Record<string, string[]> = { 'packages/onnx-export': ['@reward-lens/core', '@reward-lens/core/node'] };
+
+describe('first-party backends are built on @reward-lens/spec', () => {
+  it.each(firstPartyBackends)('%s imports no part of core in its published source (onnx-export: its folder export only)', (directory) => {
     const files = sourceFiles(join(repositoryRoot, directory, 'src'));
     expect(files.length).toBeGreaterThan(0);
     const offending = files.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/from '(@reward-lens\/core(?:\/[^']*)?)'/g)]
         .map((match) => match[1]!)
-        .filter((specifier) => specifier !== '@reward-lens/core' && specifier !== '@reward-lens/core/node')
+        .filter((specifier) => !(allowedCoreImports[directory] ?? []).includes(specifier))
         .map((specifier) => `${relative(repositoryRoot, file)}: ${specifier}`),
     );
     expect(offending).toEqual([]);
+  });
+
+  it.each(firstPartyBackends.filter((directory) => directory !== 'packages/onnx-export'))('%s depends on spec, not on core', (directory) => {
+    const manifest = JSON.parse(readFileSync(join(repositoryRoot, directory, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies ?? {})).toContain('@reward-lens/spec');
+    expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })).not.toContain('@reward-lens/core');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ForwardRequestV1, ReadRequestV1 } from '@reward-lens/core/internal';
+import type { ForwardRequestV1, ReadRequestV1 } from '@reward-lens/spec';
 
 export interface TestRow {
   ids: readonly number[];

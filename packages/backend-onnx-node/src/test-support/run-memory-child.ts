@@ -4,7 +4,7 @@
  * (hidden 32, 4 heads) and prints the peak after loading and after the forward, in MiB.
  */
 import { readFileSync } from 'node:fs';
-import { createRandomDecoder, defineDecoderConfig } from '@reward-lens/core/internal';
+import { createRandomDecoder, defineDecoderConfig } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createOnnxNodeBackend } from '../index.js';
 import { batchOf, idsOf } from './requests.js';

@@ -1,4 +1,4 @@
-import { expectedTensorShapes, type DecoderConfig } from '@reward-lens/core';
+import { expectedTensorShapes, type DecoderConfig } from '@reward-lens/spec';
 import { differentiableHeads, embeddingName, type DifferentiableHead, type NamedTensor } from './differentiable-head.js';
 
 /** One decoder block's tensors by role, each with its Hugging Face name. */

@@ -1,4 +1,4 @@
-import type { DecoderConfig } from '@reward-lens/core';
+import type { DecoderConfig } from '@reward-lens/spec';
 
 /** A tensor of a head, with the name its gradient is reported under. */
 export interface NamedTensor {

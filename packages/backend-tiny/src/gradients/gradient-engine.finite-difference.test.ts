@@ -1,5 +1,5 @@
-import { createRandomDecoder, defineDecoderConfig, type DecoderConfig, type ForwardRequestV1, type ReadRequestV1 } from '@reward-lens/core';
-import { createSeededRandom } from '@reward-lens/core/internal';
+import { createRandomDecoder, defineDecoderConfig, type DecoderConfig, type ForwardRequestV1, type ReadRequestV1, createSeededRandom } from '@reward-lens/spec';
+
 import { afterAll, describe, expect, it } from 'vitest';
 import { scalarKernels, type KernelSet } from '../kernels/kernel-set.js';
 import { createWasmSimdKernels } from '../kernels/wasm/wasm-simd-kernels.js';

@@ -1,4 +1,4 @@
-import type { DecoderConfig, ForwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/core';
+import type { DecoderConfig, ForwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { RotaryTables } from '../model/rotary-embedding.js';
 import { BufferPool } from './buffer-pool.js';

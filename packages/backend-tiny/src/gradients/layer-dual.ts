@@ -1,4 +1,4 @@
-import type { DecoderConfig } from '@reward-lens/core';
+import type { DecoderConfig } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import { applyRotary, type RotaryTables } from '../model/rotary-embedding.js';
 import type { BufferPool } from './buffer-pool.js';

@@ -1,4 +1,4 @@
-import type { ForwardRequestV1, ReadRequestV1 } from '@reward-lens/core';
+import type { ForwardRequestV1, ReadRequestV1 } from '@reward-lens/spec';
 import type { TokenSpan } from './attention-dual.js';
 import type { DecoderParameters } from './decoder-parameters.js';
 import type { DifferentiableHead } from './differentiable-head.js';

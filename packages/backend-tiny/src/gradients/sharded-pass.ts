@@ -1,4 +1,4 @@
-import type { BackwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/core';
+import type { BackwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/spec';
 import type { GradientTargets } from './gradient-engine.js';
 import type { Shard } from './shards.js';
 

@@ -1,4 +1,4 @@
-import type { BackwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/core';
+import type { BackwardRequestV1, ReadGradientsV1, ReadResultV1, TangentV1 } from '@reward-lens/spec';
 
 /**
  * A request's rows `rowStart..rowEnd`: the unit of data-parallel gradients. Each shard's

@@ -1,4 +1,4 @@
-import { BackendResolutionError } from '@reward-lens/core/internal';
+import { BackendResolutionError } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createKernels, createKernelsAsync, selectKernels, type KernelChoice } from './kernel-choice.js';
 import { scalarKernels } from './kernel-set.js';

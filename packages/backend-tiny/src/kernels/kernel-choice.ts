@@ -1,4 +1,4 @@
-import { BackendResolutionError } from '@reward-lens/core';
+import { BackendResolutionError } from '@reward-lens/spec';
 import { scalarKernels, type KernelSet } from './kernel-set.js';
 import { WasmMemoryLimitError } from './wasm/wasm-heap.js';
 import { createWasmSimdKernels, createWasmSimdKernelsAsync, wasmSimdUnavailableReason, wasmSimdUnavailableReasonAsync } from './wasm/wasm-simd-kernels.js';

@@ -1,4 +1,4 @@
-import { createSeededRandom } from '@reward-lens/core/internal';
+import { createSeededRandom } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { scalarKernels, type KernelSet } from './kernel-set.js';
 import { createWasmSimdKernels } from './wasm/wasm-simd-kernels.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from '@reward-lens/core/internal';
+import { createSeededRandom } from '@reward-lens/spec';
 import { matmulTransposed } from './matmul.js';
 
 function randomArray(length: number, seed: number): Float32Array {

@@ -1,4 +1,4 @@
-import type { DecoderConfig } from '@reward-lens/core';
+import type { DecoderConfig } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import { attendRow } from './attention.js';
 import type { LayerWeights } from './decoder-weights.js';

@@ -1,4 +1,4 @@
-import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/core';
+import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/spec';
 import { compileHead, type TinyHeadStep } from './heads.js';
 
 /** One decoder block's tensors, by role. */

@@ -1,4 +1,4 @@
-import type { DecoderConfig } from '@reward-lens/core';
+import type { DecoderConfig } from '@reward-lens/spec';
 import { createAttentionScratch, type AttentionScratch } from './attention.js';
 import { createMlpScratch, type MlpScratch } from './mlp.js';
 

@@ -1,4 +1,4 @@
-import type { ForwardRequestV1 } from '@reward-lens/core';
+import type { ForwardRequestV1 } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { KvStorage } from '../kv-cache.js';
 import { attendAndMix, projectKeysAndValues } from './decoder-layer.js';

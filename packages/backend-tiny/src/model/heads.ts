@@ -1,4 +1,4 @@
-import { describeHead, unknownHeadOperation, type DecoderConfig, type HeadSpec } from '@reward-lens/core';
+import { describeHead, unknownHeadOperation, type DecoderConfig, type HeadSpec } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { HeadWeights } from './decoder-weights.js';
 import { rmsNorm } from './rms-norm.js';

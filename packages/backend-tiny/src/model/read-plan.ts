@@ -1,4 +1,4 @@
-import type { ReadRequestV1, ReadResultV1 } from '@reward-lens/core';
+import type { ReadRequestV1, ReadResultV1 } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { DecoderWeights } from './decoder-weights.js';
 import { applyHead } from './heads.js';

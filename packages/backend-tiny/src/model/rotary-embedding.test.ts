@@ -1,4 +1,4 @@
-import { createRandomDecoder, defineDecoderConfig, tinyDecoderConfig } from '@reward-lens/core';
+import { createRandomDecoder, defineDecoderConfig, tinyDecoderConfig } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from '../create-tiny-backend.js';
 import { batchRequest, range } from '../test-support/requests.js';

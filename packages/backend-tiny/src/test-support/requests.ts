@@ -1,4 +1,4 @@
-import type { ForwardRequestV1, ReadRequestV1 } from '@reward-lens/core/internal';
+import type { ForwardRequestV1, ReadRequestV1 } from '@reward-lens/spec';
 
 /** A padded batch: `padding` says on which side each shorter row is padded. */
 export function batchRequest(

@@ -2,7 +2,7 @@
  * A child process for the exit test: scores on two worker threads, disposes unless told not to
  * (`--keep`), and prints `scored` when done. Nothing else keeps it running.
  */
-import { createRandomDecoder } from '@reward-lens/core/internal';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { createTinyBackend } from '../create-tiny-backend.js';
 
 const backend = createTinyBackend(createRandomDecoder({ seed: 1 }), { threads: 2, sliceTokens: 1 });

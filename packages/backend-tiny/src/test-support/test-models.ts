@@ -1,4 +1,4 @@
-import { createRandomDecoder, defineDecoderConfig, type DecoderConfig, type DecoderModel } from '@reward-lens/core/internal';
+import { createRandomDecoder, defineDecoderConfig, type DecoderConfig, type DecoderModel } from '@reward-lens/spec';
 
 /** Small configs that exercise each structural variant, fast enough for naive references. */
 export function testConfig(overrides: Partial<Omit<DecoderConfig, 'headDim'>> & { headDim?: number } = {}): DecoderConfig {

@@ -1,4 +1,4 @@
-import type { ReadResultV1 } from '@reward-lens/core';
+import type { ReadResultV1 } from '@reward-lens/spec';
 import { assemble } from '../gradients/inline-pass.js';
 import type { ShardedPass, ShardedPassResult } from '../gradients/sharded-pass.js';
 import { type FlatParameters, type Shard, mergeShardReads, shardDirection, shardRequest, shardRows } from '../gradients/shards.js';

@@ -1,4 +1,4 @@
-import type { DecoderConfig, ReadGradientsV1, ReadResultV1 } from '@reward-lens/core';
+import type { DecoderConfig, ReadGradientsV1, ReadResultV1 } from '@reward-lens/spec';
 import type { GradientTargets } from '../gradients/gradient-engine.js';
 import type { ShardRequest } from '../gradients/shards.js';
 import type { ForwardSlice } from '../model/forward.js';

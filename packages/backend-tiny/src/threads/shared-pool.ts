@@ -1,4 +1,4 @@
-import { InvalidInputError } from '@reward-lens/core';
+import { InvalidInputError } from '@reward-lens/spec';
 import { threadPlatform } from '#tiny-platform';
 import { WorkerPool } from './worker-pool.js';
 

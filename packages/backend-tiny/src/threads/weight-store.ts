@@ -1,4 +1,4 @@
-import type { DecoderConfig, DecoderModel } from '@reward-lens/core';
+import type { DecoderConfig, DecoderModel } from '@reward-lens/spec';
 import type { WasmHeap } from '../kernels/wasm/wasm-heap.js';
 
 /** Where one tensor lies in a store: its name, byte offset and number of floats. */

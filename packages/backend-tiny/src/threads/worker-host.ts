@@ -5,7 +5,7 @@ import { runForwardSlice, type TinyModel } from '../model/forward.js';
 import { createRotaryTables } from '../model/rotary-embedding.js';
 import { GradientEngine, type ForwardRecord } from '../gradients/gradient-engine.js';
 import { FlatParameters, addRange, type ShardRequest } from '../gradients/shards.js';
-import type { TangentV1 } from '@reward-lens/core';
+import type { TangentV1 } from '@reward-lens/spec';
 import { abortBarrier, arriveAndWait } from './barrier.js';
 import type { DirectionPayload, LoadModel, PoolJob, PoolMessage, PoolReply, ShardBackwardReply, ShardForwardReply } from './protocol.js';
 import type { WorkerPort } from './thread-platform.js';

@@ -1,4 +1,4 @@
-import { createRandomDecoder, RewardLensError } from '@reward-lens/core/internal';
+import { createRandomDecoder, RewardLensError } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from '../create-webgpu-backend.js';
 import { WebGpuUnavailableError } from '../errors/webgpu-unavailable-error.js';

@@ -1,4 +1,4 @@
-import { RewardLensError } from '@reward-lens/core';
+import { RewardLensError } from '@reward-lens/spec';
 
 /**
  * The GPU device was lost (driver reset, GPU removed, destroyed by someone else). Pending and

@@ -1,4 +1,4 @@
-import { RewardLensError } from '@reward-lens/core';
+import { RewardLensError } from '@reward-lens/spec';
 
 /** Why GPU work failed: a readback that did not finish in time, or an error the device reported. */
 export type WebGpuFailureKind = 'timeout' | 'validation' | 'out-of-memory';

@@ -1,4 +1,4 @@
-import { RewardLensError } from '@reward-lens/core';
+import { RewardLensError } from '@reward-lens/spec';
 
 /**
  * No usable WebGPU adapter or device: no WebGPU implementation, no adapter, only a software

@@ -1,5 +1,5 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, type DecoderModel } from '@reward-lens/core/internal';
+import { createRandomDecoder, type DecoderModel } from '@reward-lens/spec';
 import { conformanceConfigs, expectClose, toleranceFor } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { float32ToFloat16Bits, toFloat16Array } from './float16.js';

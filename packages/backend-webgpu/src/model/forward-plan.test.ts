@@ -1,4 +1,4 @@
-import { tinyDecoderConfig, type ForwardRequestV1 } from '@reward-lens/core/internal';
+import { tinyDecoderConfig, type ForwardRequestV1 } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { planForward, splitResults } from './forward-plan.js';
 

@@ -1,5 +1,5 @@
 import { ATTENTION_QUERY_BLOCK } from '../shaders/attention.js';
-import type { DecoderConfig, ForwardRequestV1, ReadRequestV1, ReadResultV1 } from '@reward-lens/core';
+import type { DecoderConfig, ForwardRequestV1, ReadRequestV1, ReadResultV1 } from '@reward-lens/spec';
 
 /** One row's real tokens among the packed tokens of the batch. */
 export interface RowPlan {

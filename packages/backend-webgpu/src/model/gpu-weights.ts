@@ -1,5 +1,5 @@
-import { describeHead, headWidth, unknownHeadOperation, type HeadDescription } from '@reward-lens/core';
-import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/core';
+import { describeHead, headWidth, unknownHeadOperation, type HeadDescription, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/spec';
+
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
 import type { WeightType } from '../shaders/shader-types.js';

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { processWide } from '../process-wide.js';
+import { InvalidInputError, processWide } from '@reward-lens/spec';
+
 import { builtInAggregators, type Aggregator } from './aggregators.js';
 
 // Process-wide, like the backend registry: every copy of core sees the same custom aggregators.

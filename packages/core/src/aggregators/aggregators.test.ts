@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { aggregate, aggregateScored, aggregatorNames, registerAggregator } from './index.js';
 
 describe('aggregators', () => {

@@ -1,4 +1,4 @@
-import type { Evidence, Trust } from '../evidence.js';
+import type { Evidence, Trust } from '@reward-lens/spec';
 import type { OutcomeScores, StepScores } from '../process-rm/process-rm-results.js';
 import { applyStepCalibration, calibrationNote, type StepCalibration } from './step-calibration.js';
 

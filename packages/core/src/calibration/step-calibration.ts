@@ -1,5 +1,5 @@
 import { validateTokenDomainSpec, type TokenDomainSpec } from '../domain/token-domain.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 
 /**
  * How a raw step score becomes a probability that the step is correct.

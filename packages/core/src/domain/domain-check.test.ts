@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordTrust } from '../calibration/calibrate-evidence.js';
 import type { StepCalibration } from '../calibration/step-calibration.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { createRandomDecoder } from '../model/random-decoder.js';
+import { InvalidInputError, createRandomDecoder } from '@reward-lens/spec';
+
 import { ProcessRM } from '../process-rm/process-rm.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';

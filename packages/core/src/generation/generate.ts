@@ -1,5 +1,5 @@
-import type { BackendV1, CacheHandleV1 } from '../backend/v1/backend-v1.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { type BackendV1, type CacheHandleV1, InvalidInputError } from '@reward-lens/spec';
+
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { Sampler } from './sampler.js';
 

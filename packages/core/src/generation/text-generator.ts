@@ -1,4 +1,4 @@
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
+import type { BackendV1 } from '@reward-lens/spec';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { generate, type GenerateOptions, type Generation } from './generate.js';
 

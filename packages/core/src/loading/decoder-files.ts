@@ -1,6 +1,5 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
-import { expectedTensorShapes, type HeadSpec } from '../model/decoder-config.js';
-import type { DecoderModel } from '../model/decoder-model.js';
+import { ModelLoadError, expectedTensorShapes, type HeadSpec, type DecoderModel } from '@reward-lens/spec';
+
 import { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
 import { decoderConfigFromHf, type DecoderConfigFromHfOptions } from './hf-config.js';
 import { missingFileError, readJsonFile, requireEntry, type ModelFiles } from './model-files.js';

@@ -1,6 +1,5 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
-import { expectedTensorShapes, type DecoderConfig } from '../model/decoder-config.js';
-import { validateDecoderModel, type DecoderModel } from '../model/decoder-model.js';
+import { ModelLoadError, expectedTensorShapes, type DecoderConfig, validateDecoderModel, type DecoderModel } from '@reward-lens/spec';
+
 import type { SafetensorsTensor } from './safetensors.js';
 
 /** Tensors read from one file, with the file's name for errors. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../errors/model-load-error.js';
-import type { HeadSpec } from '../model/decoder-config.js';
-import { tinyDecoderConfig } from '../model/random-decoder.js';
+import { ModelLoadError, type HeadSpec, tinyDecoderConfig } from '@reward-lens/spec';
+
 import { decoderConfigFromHf, decoderConfigToHf } from './hf-config.js';
 
 const lmHead: HeadSpec[] = [{ name: 'lm', kind: 'lm' }];

@@ -1,5 +1,4 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
-import { defineDecoderConfig, type DecoderArchitecture, type DecoderConfig, type HeadSpec } from '../model/decoder-config.js';
+import { ModelLoadError, defineDecoderConfig, type DecoderArchitecture, type DecoderConfig, type HeadSpec } from '@reward-lens/spec';
 
 export interface DecoderConfigFromHf {
   config: DecoderConfig;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { InvalidInputError, ModelLoadError } from '@reward-lens/spec';
+
 import { modelFilesFromEntries } from './in-memory-model-files.js';
 import { readExactly, readJsonFile } from './model-files.js';
 

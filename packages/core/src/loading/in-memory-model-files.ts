@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { InvalidInputError, ModelLoadError } from '@reward-lens/spec';
+
 import type { ModelFile, ModelFiles } from './model-files.js';
 
 /** A file's contents: bytes, or a `Blob` (a `File` a user picked), read a range at a time. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../errors/model-load-error.js';
-import { validateDecoderModel } from '../model/decoder-model.js';
+import { ModelLoadError, validateDecoderModel } from '@reward-lens/spec';
+
 import { parseLlama2cCheckpoint, permuteRotaryRows } from './llama2c-checkpoint.js';
 import { sharedDataPath } from '@reward-lens/test-data';
 

@@ -1,6 +1,5 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
-import { defineDecoderConfig, type DecoderConfig } from '../model/decoder-config.js';
-import type { DecoderModel } from '../model/decoder-model.js';
+import { ModelLoadError, defineDecoderConfig, type DecoderConfig, type DecoderModel } from '@reward-lens/spec';
+
 import { readFloat32LittleEndian } from './float-bytes.js';
 
 /** The seven int32 of a legacy llama2.c checkpoint header. */

@@ -1,4 +1,4 @@
-import type { DecoderModel } from '../model/decoder-model.js';
+import type { DecoderModel } from '@reward-lens/spec';
 import type { DecoderConfigToHfOptions } from './hf-config.js';
 import { parseLlama2cCheckpoint } from './llama2c-checkpoint.js';
 import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';

@@ -1,4 +1,4 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import type { Llama2cTokenizer } from './llama2c-tokenizer.js';
 
 /** run.c hard-codes these ids; llama2.c's export names them "<unk>", "\n<s>\n", "\n</s>\n". */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
 import { parseLlama2cTokenizer, type Llama2cTokenizer } from './llama2c-tokenizer.js';
 import { sharedDataPath } from '@reward-lens/test-data';

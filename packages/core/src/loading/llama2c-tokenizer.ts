@@ -1,4 +1,4 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 
 export interface Llama2cPiece {
   /** The piece as llama2.c spells it: spaces as ' ', raw bytes as `<0xNN>`. */

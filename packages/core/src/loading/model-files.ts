@@ -1,4 +1,4 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 
 /**
  * Read access to the files of a model folder, wherever they are: a folder on disk (Node,

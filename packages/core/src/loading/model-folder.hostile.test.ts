@@ -3,10 +3,9 @@ import { mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError, expectedTensorShapes, createRandomDecoder, tinyDecoderConfig } from '@reward-lens/spec';
 import { ProcessRM } from '../process-rm/process-rm.js';
-import { expectedTensorShapes } from '../model/decoder-config.js';
-import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
+
 import { decoderConfigToHf } from './hf-config.js';
 import { loadDecoderFolder } from './model-folder.js';
 import { serializeSafetensors } from './safetensors.js';

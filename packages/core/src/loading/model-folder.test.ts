@@ -2,10 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
-import { expectedTensorShapes } from '../model/decoder-config.js';
-import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
+import { InvalidInputError, ModelLoadError, expectedTensorShapes, createRandomDecoder, tinyDecoderConfig } from '@reward-lens/spec';
+
 import { decoderConfigToHf } from './hf-config.js';
 import { loadDecoderFolder, writeDecoderFolder } from './model-folder.js';
 import { serializeSafetensors } from './safetensors.js';

@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { expectedTensorShapes, type HeadSpec } from '../model/decoder-config.js';
-import { validateDecoderModel, type DecoderModel } from '../model/decoder-model.js';
+import { InvalidInputError, expectedTensorShapes, type HeadSpec, validateDecoderModel, type DecoderModel } from '@reward-lens/spec';
+
 import { loadDecoderFiles, type DecoderFolder } from './decoder-files.js';
 import { decoderConfigToHf, type DecoderConfigFromHfOptions, type DecoderConfigToHfOptions } from './hf-config.js';
 import { modelFilesFromFolder } from './node-model-files.js';

@@ -1,5 +1,5 @@
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import { parseJsonBytes, readExactly, type ModelFile } from './model-files.js';
 
 /* Node only: a file on disk as a `ModelFile`, read with positioned reads (any size: readFile stops at 2 GiB). */

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import type { ModelFiles } from './model-files.js';
 import { openNodeModelFile } from './node-model-file.js';
 

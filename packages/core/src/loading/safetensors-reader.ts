@@ -1,4 +1,4 @@
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import { readFloat32LittleEndian } from './float-bytes.js';
 import { widenBfloat16Into, widenFloat16Into } from './half-float.js';
 import { readExactly, type ModelFile } from './model-files.js';

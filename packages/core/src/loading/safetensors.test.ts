@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import { parseSafetensors, parseSafetensorsEntries, parseSafetensorsMetadata, serializeSafetensors } from './safetensors.js';
 
 /** A safetensors file from a header object and raw data bytes, laid out by hand. */

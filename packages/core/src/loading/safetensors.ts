@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { InvalidInputError, ModelLoadError } from '@reward-lens/spec';
+
 import { readFloat32LittleEndian, writeFloat32LittleEndian } from './float-bytes.js';
 import { readBfloat16LittleEndian, readFloat16LittleEndian } from './half-float.js';
 

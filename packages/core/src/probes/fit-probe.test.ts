@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from '../model/seeded-random.js';
+import { createSeededRandom } from '@reward-lens/spec';
 import { fitProbe } from './fit-probe.js';
 import { describeProbe, probeLogits, sigmoid, validateProbe } from './probe.js';
 

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { createSeededRandom } from '../model/seeded-random.js';
+import { InvalidInputError, createSeededRandom } from '@reward-lens/spec';
+
 import type { Probe, ProbeLayer } from './probe.js';
 
 export interface FitProbeOptions {

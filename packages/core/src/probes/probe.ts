@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 
 /** One dense layer of a probe: `activation(weight · x + bias)`, `weight` row-major `[outputs, inputs]`. */
 export interface ProbeLayer {

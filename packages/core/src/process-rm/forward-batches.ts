@@ -1,4 +1,4 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import type { BackendV1, ReadRequestV1 } from '@reward-lens/spec';
 
 export interface SequenceReads {
   inputIds: Int32Array;

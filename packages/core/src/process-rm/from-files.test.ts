@@ -2,15 +2,23 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isDecoderSource, isOnnxSource, type ModelSource } from '../backend/model-source.js';
-import { registerBackend } from '../backend/registry.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import {
+  isDecoderSource,
+  isOnnxSource,
+  type ModelSource,
+  registerBackend,
+  ModelLoadError,
+  defineDecoderConfig,
+  expectedTensorShapes,
+  createRandomDecoder,
+  tinyDecoderConfig,
+} from '@reward-lens/spec';
+
 import { decoderConfigToHf } from '../loading/hf-config.js';
 import { modelFilesFromEntries } from '../loading/in-memory-model-files.js';
 import { writeDecoderFolder } from '../loading/model-folder.js';
 import { serializeSafetensors } from '../loading/safetensors.js';
-import { defineDecoderConfig, expectedTensorShapes } from '../model/decoder-config.js';
-import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
+
 import { recipePresets } from '../recipes/presets.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
 import { spellBytesByteLevel } from '../tokenizers/hf-offsets-byte-level.js';

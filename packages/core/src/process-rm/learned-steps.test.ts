@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import { Capability } from '../capabilities.js';
-import { createRandomDecoder } from '../model/random-decoder.js';
+import { type BackendV1, Capability, createRandomDecoder } from '@reward-lens/spec';
+
 import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';

@@ -1,8 +1,5 @@
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import { hasCapability } from '../capabilities.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { RewardLensError } from '../errors/reward-lens-error.js';
-import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
+import { type BackendV1, hasCapability, InvalidInputError, RewardLensError, UnsupportedCapabilityError } from '@reward-lens/spec';
+
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { Segmentation } from '../segmenter/types.js';
 import type { DetectionContext } from '../step-detection/detection-features.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandomDecoder } from '../model/random-decoder.js';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { trlLikelihoodRecipe, trlTokenClassificationRecipe } from '../recipes/presets.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';

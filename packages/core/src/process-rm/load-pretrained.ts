@@ -1,6 +1,5 @@
-import { readsWeightsOverGraph } from '../backend/folder-source-choice.js';
-import { backendCreateOptions, checkThreads, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { readsWeightsOverGraph, backendCreateOptions, checkThreads, resolveBackend, type ResolvedBackend, ModelLoadError } from '@reward-lens/spec';
+
 import { readJsonFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
 import { inferRecipe } from '../recipes/infer-recipe.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';

@@ -1,8 +1,15 @@
-import { backendCreateOptions, registeredBackends, resolveBackend, type ResolvedBackend } from '../backend/registry.js';
-import { BackendResolutionError } from '../errors/backend-resolution-error.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
-import type { DecoderConfig } from '../model/decoder-config.js';
+import {
+  backendCreateOptions,
+  registeredBackends,
+  resolveBackend,
+  type ResolvedBackend,
+  BackendResolutionError,
+  InvalidInputError,
+  createRandomDecoder,
+  tinyDecoderConfig,
+  type DecoderConfig,
+} from '@reward-lens/spec';
+
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { qwen25MathPrmRecipe } from '../recipes/presets.js';
 import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { loadLenmlTokenizer } from '../tokenizers/hf-tokenizer.test-support.js';

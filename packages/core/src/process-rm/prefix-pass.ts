@@ -1,4 +1,4 @@
-import type { BackendV1, CacheHandleV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import type { BackendV1, CacheHandleV1, ReadRequestV1 } from '@reward-lens/spec';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 
 /** Some tokens of one candidate prefix, run from a cache of the tokens before them. */

@@ -1,10 +1,10 @@
-import type { ModelSource, OnnxModelSource } from '../backend/model-source.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec } from '@reward-lens/spec';
+
 import { loadDecoderFiles } from '../loading/decoder-files.js';
 import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
 import { readJsonFile, readWholeFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
 import { chooseOnnxGraph } from '../loading/onnx-graph-choice.js';
-import type { HeadSpec } from '../model/decoder-config.js';
+
 import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
 
 /* Browser-safe: what a PRM folder holds, read through `ModelFiles` (a folder on disk, picked files, bytes). */

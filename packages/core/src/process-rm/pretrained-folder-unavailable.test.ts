@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 import { modelFilesFromFolder } from './pretrained-folder-unavailable.js';
 
 describe("#pretrained-folder where Node's file system is not", () => {

@@ -1,5 +1,5 @@
 import type { ModelFiles } from '../loading/model-files.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { ModelLoadError } from '@reward-lens/spec';
 
 /*
  * What `#pretrained-folder` resolves to where the `node` condition does not apply (a browser

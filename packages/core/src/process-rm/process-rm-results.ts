@@ -1,4 +1,4 @@
-import type { RewardLensError } from '../errors/reward-lens-error.js';
+import type { RewardLensError } from '@reward-lens/spec';
 import type { PairMeta, TokenizedStep } from './tokenize-pair.js';
 
 /** Per input, the error that kept it from being scored (with `onInvalid: 'report'`), or null. */

@@ -1,14 +1,22 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
+import {
+  type BackendV1,
+  type ReadRequestV1,
+  formatCapabilities,
+  hasCapability,
+  type Capabilities,
+  type CapabilityName,
+  InvalidInputError,
+  NonFiniteOutputError,
+  UnsupportedCapabilityError,
+  createEvidence,
+  type Evidence,
+} from '@reward-lens/spec';
 import { calibrateOutcomeEvidence, calibrateStepEvidence } from '../calibration/calibrate-evidence.js';
 import type { DomainCheck } from '../domain/domain-check.js';
 import { tokenDomainCheck } from '../domain/token-domain.js';
 import { checkDomain } from './check-domain.js';
 import { validateStepCalibration, type StepCalibration } from '../calibration/step-calibration.js';
-import { formatCapabilities, hasCapability, type Capabilities, type CapabilityName } from '../capabilities.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { NonFiniteOutputError } from '../errors/non-finite-output-error.js';
-import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
-import { createEvidence, type Evidence } from '../evidence.js';
+
 import { sequenceClassifierRecipe } from '../recipes/presets.js';
 import { plainValueRecipe, recipeGauge, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { segmentSolution } from '../segmenter/segment-solution.js';

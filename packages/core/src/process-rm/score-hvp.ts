@@ -1,6 +1,5 @@
-import { BackendContractError } from '../errors/backend-contract-error.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { NonFiniteOutputError } from '../errors/non-finite-output-error.js';
+import { BackendContractError, InvalidInputError, NonFiniteOutputError } from '@reward-lens/spec';
+
 import { scoreGradient, scoreHessianProduct, scoreOfOutputs } from './score-derivatives.js';
 import type { DerivativeContext } from './step-gradients.js';
 import type { TokenizedPair } from './tokenize-pair.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { createRandomDecoder } from '../model/random-decoder.js';
+import { InvalidInputError, createRandomDecoder } from '@reward-lens/spec';
+
 import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import { conformanceConfigs } from '../testing/conformance-fixtures.js';
 import { countingBackend } from '../testing/counting-backend.js';

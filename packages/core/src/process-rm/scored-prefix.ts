@@ -1,6 +1,5 @@
-import type { CacheHandleV1 } from '../backend/v1/backend-v1.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { type CacheHandleV1, InvalidInputError, RewardLensError } from '@reward-lens/spec';
+
 import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { activateScores } from './activate-scores.js';
 import { extendLikelihood } from './likelihood-bound.js';

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { requireWellFormedText } from '../text/lone-surrogates.js';
 
 /** A problem with its solution as one text, or with its steps already split. */

@@ -1,4 +1,4 @@
-import type { CacheHandleV1 } from '../backend/v1/backend-v1.js';
+import type { CacheHandleV1 } from '@reward-lens/spec';
 import type { LikelihoodState } from './likelihood-bound.js';
 
 /**

@@ -1,7 +1,5 @@
-import type { BackendV1, ReadGradientsV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { Capability } from '../capabilities.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
+import { type BackendV1, type ReadGradientsV1, type ReadRequestV1, Capability, InvalidInputError, UnsupportedCapabilityError } from '@reward-lens/spec';
+
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import type { PairErrors } from './process-rm-results.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
+import { SequenceTooLongError } from '@reward-lens/spec';
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { qwen25MathPrmRecipe } from '../recipes/presets.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
@@ -56,7 +56,11 @@ describe('tokenizing long texts by the window, not by the input', () => {
   it('scores a 25 MB solution in memory that follows the window, not the input (child process, peak RSS)', () => {
     const script = fileURLToPath(new URL('./tokenization-window.memory-probe.ts', import.meta.url));
     const run = (truncation: string) =>
-      spawnSync(process.execPath, ['--import', 'tsx', script, truncation], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 });
+      spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@reward-lens/source', script, truncation], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+        timeout: 120_000,
+      });
     for (const truncation of ['none', 'left']) {
       const result = run(truncation);
       expect(result.status, result.stderr).toBe(0);

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { InvalidInputError, RewardLensError } from '@reward-lens/spec';
+
 import { normalizeScoringInput, type NormalizedInput, type ScoringInput } from './scoring-input.js';
 import { unscoredPair, type ScoringOptions, type TokenizedBatch } from './tokenized-batch.js';
 import type { TokenizedPair } from './tokenize-pair.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
+import { SequenceTooLongError } from '@reward-lens/spec';
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';

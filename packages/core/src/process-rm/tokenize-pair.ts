@@ -1,6 +1,5 @@
-import type { Trust } from '../evidence.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { SequenceTooLongError } from '../errors/sequence-too-long-error.js';
+import { type Trust, InvalidInputError, SequenceTooLongError } from '@reward-lens/spec';
+
 import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
 import type { LearnedStepsMeta, Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';

@@ -1,4 +1,4 @@
-import type { RewardLensError } from '../errors/reward-lens-error.js';
+import type { RewardLensError } from '@reward-lens/spec';
 import type { TokenizedPair } from './tokenize-pair.js';
 
 /** Per-call options of the scoring methods. */

@@ -1,5 +1,4 @@
-import type { Gauge } from '../evidence.js';
-import type { HeadSpec } from '../model/decoder-config.js';
+import type { Gauge, HeadSpec } from '@reward-lens/spec';
 
 /** How the score is computed from the head's outputs at a read position. */
 export type ReadActivation =

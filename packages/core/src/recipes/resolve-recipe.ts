@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { recipePresets } from './presets.js';
 import type { ReadingRecipe } from './reading-recipe.js';
 

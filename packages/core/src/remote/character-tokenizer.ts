@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { CharSpan, Encoding, PrmTokenizer } from '../tokenizers/tokenizer.js';
 
 /** Beyond every Unicode code point, so it cannot collide with a character's id. */

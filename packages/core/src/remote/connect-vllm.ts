@@ -1,5 +1,5 @@
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { type BackendV1, InvalidInputError } from '@reward-lens/spec';
+
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
 import type { StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { ProcessRM } from '../process-rm/process-rm.js';
 import { sharedDataPath } from '@reward-lens/test-data';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';

@@ -1,6 +1,5 @@
-import type { BackendV1, HeadInfoV1 } from '../backend/v1/backend-v1.js';
-import { capabilitiesOf } from '../capabilities.js';
-import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
+import { type BackendV1, type HeadInfoV1, capabilitiesOf, UnsupportedCapabilityError } from '@reward-lens/spec';
+
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 
 /**

@@ -1,4 +1,4 @@
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { RewardLensError } from '@reward-lens/spec';
 
 /** A remote engine answered with an HTTP error; the message carries the server's own words. */
 export class RemoteHttpError extends RewardLensError {

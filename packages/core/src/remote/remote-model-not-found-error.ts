@@ -1,4 +1,4 @@
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { RewardLensError } from '@reward-lens/spec';
 
 /** The remote engine does not serve the model asked for; `served` lists what it does serve. */
 export class RemoteModelNotFoundError extends RewardLensError {

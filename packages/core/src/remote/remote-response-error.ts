@@ -1,4 +1,4 @@
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { RewardLensError } from '@reward-lens/spec';
 
 /**
  * A remote engine's answer that cannot be mapped back to steps: not the protocol's shape, a row

@@ -1,4 +1,4 @@
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { RewardLensError } from '@reward-lens/spec';
 
 /** A request to a remote engine that got no complete answer within its time limit. */
 export class RemoteTimeoutError extends RewardLensError {

@@ -1,4 +1,4 @@
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { RewardLensError } from '@reward-lens/spec';
 
 /** A remote engine that could not be reached (refused, reset, no route) after every retry. */
 export class RemoteUnreachableError extends RewardLensError {

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { UnsupportedCapabilityError } from '../errors/unsupported-capability-error.js';
+import { InvalidInputError, UnsupportedCapabilityError } from '@reward-lens/spec';
+
 import type { TokenizedPair } from '../process-rm/tokenize-pair.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { RemoteResponseError } from './remote-response-error.js';

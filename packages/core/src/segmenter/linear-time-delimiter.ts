@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import type { DelimiterMatcher } from './types.js';
 

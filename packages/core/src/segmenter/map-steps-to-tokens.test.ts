@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import { mapSpanToReadToken, mapStepsToTokens } from './map-steps-to-tokens.js';

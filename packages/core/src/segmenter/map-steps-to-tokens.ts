@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import { findOverlappingTokens, validateOffsets } from './find-overlapping-tokens.js';
 import type { StepTokens } from './types.js';

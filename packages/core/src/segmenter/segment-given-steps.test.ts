@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { segmentGivenSteps } from './segment-given-steps.js';
 
 describe('segmentGivenSteps', () => {

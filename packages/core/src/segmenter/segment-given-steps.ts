@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { Segmentation, SegmentedStep } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { segmentSolution } from './segment-solution.js';
 import type { StepBoundaryDetector } from './types.js';
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import { isDelimiterMatcher, splitOnDelimiter } from './split-on-delimiter.js';
 import { trimSpan } from './trim-span.js';

@@ -1,5 +1,5 @@
 import { requireWellFormedText } from '../text/lone-surrogates.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { CharSpan } from '../tokenizers/tokenizer.js';
 import type { DelimiterMatcher, StepDelimiter } from './types.js';
 

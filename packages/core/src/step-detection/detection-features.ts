@@ -1,5 +1,5 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { type BackendV1, type ReadRequestV1, InvalidInputError } from '@reward-lens/spec';
+
 import { forwardReadsInBatches } from '../process-rm/forward-batches.js';
 import type { TokenizedPair } from '../process-rm/tokenize-pair.js';
 import type { CharSpan } from '../tokenizers/tokenizer.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRandomDecoder } from '../model/random-decoder.js';
+import { createRandomDecoder } from '@reward-lens/spec';
 import { learnedSegmentation } from '../process-rm/learned-steps.js';
 import { normalizeScoringInput } from '../process-rm/scoring-input.js';
 import { tokenizePair, type TokenizeOptions } from '../process-rm/tokenize-pair.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decoderModelInfo } from '../backend/v1/decoder-model-info.js';
-import { tinyDecoderConfig } from '../model/random-decoder.js';
+import { decoderModelInfo, tinyDecoderConfig } from '@reward-lens/spec';
+
 import { plainValueRecipe } from '../recipes/reading-recipe.js';
 import { describeStepDetector, stepDetectorMismatch, validateStepDetector, type StepDetector } from './step-detector.js';
 

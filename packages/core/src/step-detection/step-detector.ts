@@ -1,5 +1,5 @@
-import type { ModelInfoV1 } from '../backend/v1/backend-v1.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { type ModelInfoV1, InvalidInputError } from '@reward-lens/spec';
+
 import { describeProbe, validateProbe, type Probe } from '../probes/probe.js';
 import { recipePresets } from '../recipes/presets.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';

@@ -1,4 +1,4 @@
-import { RewardLensError } from '../errors/reward-lens-error.js';
+import { RewardLensError } from '@reward-lens/spec';
 
 /**
  * The conformance kit's own assertions: plain throws, so that the kit runs under any test

@@ -1,5 +1,4 @@
-import { defineDecoderConfig, type DecoderConfig, type HeadSpec } from '../model/decoder-config.js';
-import { tinyDecoderConfig } from '../model/random-decoder.js';
+import { defineDecoderConfig, type DecoderConfig, type HeadSpec, tinyDecoderConfig } from '@reward-lens/spec';
 
 /** Solutions the conformance suite scores: several steps, a one-step solution, different lengths. */
 export const conformancePairs: [problem: string, solution: string][] = [

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Capability } from '../capabilities.js';
+import { Capability } from '@reward-lens/spec';
 import { jestHarness, vitestHarness, type ConformanceHarness } from './conformance-harness.js';
 import { withoutCapabilities } from './mutants.test-support.js';
 import { createReferenceBackend } from './reference/reference-backend.js';
@@ -52,7 +52,7 @@ describe('vitest adapter, in a real vitest run', () => {
 describe('node:test adapter, in a real node:test run', () => {
   it('passes what applies, and reports # SKIP with the reason for what does not', async () => {
     const fixture = fileURLToPath(new URL('./node-test-run.fixture.ts', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--test-reporter=tap', fixture], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--conditions=@reward-lens/source', '--test-reporter=tap', fixture], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`node:test run failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);

@@ -1,5 +1,5 @@
-import type { ForwardRequestV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { createSeededRandom } from '../model/seeded-random.js';
+import { type ForwardRequestV1, type ReadRequestV1, createSeededRandom } from '@reward-lens/spec';
+
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 
 /** BOS and the byte-BPE ids of `text`: the seeded models' tokenizer. */

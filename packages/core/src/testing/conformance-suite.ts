@@ -1,5 +1,5 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { Capability, type CapabilityName } from '../capabilities.js';
+import { type BackendV1, type ReadRequestV1, Capability, type CapabilityName } from '@reward-lens/spec';
+
 import type { ConformanceHarness, ConformanceTestContext } from './conformance-harness.js';
 
 /** The kit's tests, by the names `skip` takes. */

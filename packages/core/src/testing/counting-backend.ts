@@ -1,4 +1,4 @@
-import type { BackendV1, ForwardRequestV1 } from '../backend/v1/backend-v1.js';
+import type { BackendV1, ForwardRequestV1 } from '@reward-lens/spec';
 
 /** Wraps a real backend and counts its forward passes, the rows and the real (unpadded) tokens it saw. */
 export function countingBackend(backend: BackendV1): BackendV1 & { forwardCalls: number; rowsSeen: number; tokensSeen: number } {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import { Capability } from '../capabilities.js';
-import type { DecoderModel } from '../model/decoder-model.js';
+import { type BackendV1, Capability, type DecoderModel } from '@reward-lens/spec';
+
 import { ConformanceAssertionError } from './conformance-assert.js';
 import { conformanceConfigs } from './conformance-fixtures.js';
 import { runGradientConformance, type GradientConformanceOptions, type GradientConformanceTestName } from './gradient-conformance.js';

@@ -1,9 +1,15 @@
-import type { BackendV1, ForwardRequestV1, ReadGradientsV1, ReadResultV1 } from '../backend/v1/backend-v1.js';
-import { Capability } from '../capabilities.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import type { DecoderModel } from '../model/decoder-model.js';
-import { createRandomDecoder } from '../model/random-decoder.js';
-import { createSeededRandom } from '../model/seeded-random.js';
+import {
+  type BackendV1,
+  type ForwardRequestV1,
+  type ReadGradientsV1,
+  type ReadResultV1,
+  Capability,
+  InvalidInputError,
+  type DecoderModel,
+  createRandomDecoder,
+  createSeededRandom,
+} from '@reward-lens/spec';
+
 import { ProcessRM } from '../process-rm/process-rm.js';
 import type { StepTokenGradients } from '../process-rm/step-gradients.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';

@@ -1,8 +1,4 @@
-import type { BackendV1, ForwardRequestV1 } from '../backend/v1/backend-v1.js';
-import { validateForwardRequest } from '../backend/v1/validate-forward-request.js';
-import { Capability } from '../capabilities.js';
-import { defineDecoderConfig } from '../model/decoder-config.js';
-import type { DecoderModel } from '../model/decoder-model.js';
+import { type BackendV1, type ForwardRequestV1, validateForwardRequest, Capability, defineDecoderConfig, type DecoderModel } from '@reward-lens/spec';
 
 // Broken backends the kit must catch: each is the float64 reference on weights loaded wrongly,
 // the way a real backend gets them wrong.

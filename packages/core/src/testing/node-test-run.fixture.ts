@@ -1,7 +1,7 @@
 // Run by conformance-harness.test.ts as `node --import tsx --test-reporter=tap <this file>`:
 // the kit under node:test, through its adapter, on a backend that lacks a cache.
 import { describe, it } from 'node:test';
-import { Capability } from '../capabilities.js';
+import { Capability } from '@reward-lens/spec';
 import { nodeTestHarness, type ConformanceHarness } from './conformance-harness.js';
 import { withoutCapabilities } from './mutants.test-support.js';
 import { createReferenceBackend } from './reference/reference-backend.js';

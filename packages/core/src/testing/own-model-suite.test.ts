@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import { createRandomDecoder, tinyDecoderConfig } from '../model/random-decoder.js';
+import { type BackendV1, createRandomDecoder, tinyDecoderConfig } from '@reward-lens/spec';
+
 import { conformanceConfigs } from './conformance-fixtures.js';
 import type { ConformanceReferenceOutput } from './own-model-suite.js';
 import { ignoringPadding } from './mutants.test-support.js';

@@ -1,5 +1,5 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { formatCapabilities } from '../capabilities.js';
+import { type BackendV1, type ReadRequestV1, formatCapabilities } from '@reward-lens/spec';
+
 import { check, checkEqual, expectClose } from './conformance-assert.js';
 import { toleranceFor } from './conformance-fixtures.js';
 import { batchOf, seededIds } from './conformance-requests.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import type { DecoderModel } from '../model/decoder-model.js';
+import type { BackendV1, DecoderModel } from '@reward-lens/spec';
+
 import type { ConformanceTestName } from './conformance-suite.js';
 import { dropHiddenLayers, readoutCapabilities, swapGateAndUp, withoutCapabilities, wrongRopeBase } from './mutants.test-support.js';
 import { recordingHarness, type ConformanceReport } from './recording-harness.js';

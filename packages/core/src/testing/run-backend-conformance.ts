@@ -1,6 +1,5 @@
-import type { BackendV1 } from '../backend/v1/backend-v1.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import type { DecoderModel } from '../model/decoder-model.js';
+import { type BackendV1, InvalidInputError, type DecoderModel } from '@reward-lens/spec';
+
 import type { ConformanceHarness } from './conformance-harness.js';
 import { SuiteBuilder, type ConformanceSkipList } from './conformance-suite.js';
 import { registerOwnModelSuite, type OwnModelConformance } from './own-model-suite.js';

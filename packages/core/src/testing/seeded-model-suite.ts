@@ -1,8 +1,16 @@
-import type { BackendV1, ForwardRequestV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { Capability, formatCapabilities } from '../capabilities.js';
-import { headWidth, type DecoderConfig, type HeadSpec } from '../model/decoder-config.js';
-import type { DecoderModel } from '../model/decoder-model.js';
-import { createRandomDecoder } from '../model/random-decoder.js';
+import {
+  type BackendV1,
+  type ForwardRequestV1,
+  type ReadRequestV1,
+  Capability,
+  formatCapabilities,
+  headWidth,
+  type DecoderConfig,
+  type HeadSpec,
+  type DecoderModel,
+  createRandomDecoder,
+} from '@reward-lens/spec';
+
 import { ProcessRM } from '../process-rm/process-rm.js';
 import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
 import { check, checkEqual, checkRejects, expectClose } from './conformance-assert.js';

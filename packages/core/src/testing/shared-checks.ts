@@ -1,5 +1,5 @@
-import type { BackendV1, ReadRequestV1 } from '../backend/v1/backend-v1.js';
-import { Capability } from '../capabilities.js';
+import { type BackendV1, type ReadRequestV1, Capability } from '@reward-lens/spec';
+
 import { checkEqual, checkRejects, expectClose } from './conformance-assert.js';
 import { toleranceFor } from './conformance-fixtures.js';
 import { batchOf } from './conformance-requests.js';

@@ -1,4 +1,4 @@
-import type { DecoderModel } from '../model/decoder-model.js';
+import type { DecoderModel } from '@reward-lens/spec';
 import type { StepDetector } from '../step-detection/step-detector.js';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { normalizeScoringInput } from '../process-rm/scoring-input.js';
 import { segmentSolution } from '../segmenter/index.js';
 import { firstLoneSurrogate } from './lone-surrogates.js';

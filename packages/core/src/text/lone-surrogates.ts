@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 
 /**
  * The index of the first lone surrogate in `text` (a UTF-16 half with no partner: not a character,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { createByteBpeTokenizer } from './byte-bpe-tokenizer.js';
 import { DEFAULT_MERGES } from './default-merges.js';
 import { mixedText, textWithLoneSurrogates } from './mixed-text-arbitraries.js';

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { bosTokenId, buildByteBpeVocabulary, bytesKey, eosTokenId, padTokenId, specialTokens, type ByteBpeVocabulary } from './byte-bpe-vocabulary.js';
 import { DEFAULT_MERGES } from './default-merges.js';
 import { mergeBytePairs } from './merge-byte-pairs.js';

@@ -8,7 +8,7 @@ import {
   ReplaceNormalizer,
   StripAccentsNormalizer,
 } from '@huggingface/tokenizers';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { insertAligned, replaceAligned, stripAligned, type AlignedText } from './hf-offsets-aligned-text.js';
 import { normalizeChunked } from './hf-offsets-chunked.js';
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { anchorAt, spanOfUnits, type AlignedText } from './hf-offsets-aligned-text.js';
 import { byteLevelSpace, byteOfByteLevelCharacter, spellBytesByteLevel, utf8BytesAt } from './hf-offsets-byte-level.js';
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { AddedTokenSplitter, stripAroundAddedTokens, type AddedTokenSpec } from './hf-offsets-added-tokens.js';
 import { identityAligned, sliceAligned, spanOfUnits, type AlignedText } from './hf-offsets-aligned-text.js';
 import { utf8BytesAt } from './hf-offsets-byte-level.js';

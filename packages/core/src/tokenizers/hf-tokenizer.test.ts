@@ -1,6 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 import { HfOffsetAligner } from './hf-offsets.js';
 import { spellBytesByteLevel } from './hf-offsets-byte-level.js';
 import { compilePreTokenizer } from './hf-offsets-pre-tokenizer.js';

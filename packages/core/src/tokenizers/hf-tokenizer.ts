@@ -3,8 +3,8 @@
 // vitest, in our CJS build and in bundlers; the ESM build uses only TextEncoder/TextDecoder.
 import { Tokenizer } from '@huggingface/tokenizers';
 import { refuseCatastrophicPatterns } from './tokenizer-patterns.js';
-import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { ModelLoadError } from '../errors/model-load-error.js';
+import { InvalidInputError, ModelLoadError } from '@reward-lens/spec';
+
 import { HfOffsetAligner } from './hf-offsets.js';
 import { spellBytesByteLevel } from './hf-offsets-byte-level.js';
 import { compileNormalizer } from './hf-offsets-normalizer.js';

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { InvalidInputError } from '@reward-lens/spec';
 
 /**
  * Whether a regular expression repeats without bound a group whose content is ambiguous: it

@@ -1,4 +1,4 @@
-import type { DecoderConfig } from '@reward-lens/core';
+import type { DecoderConfig } from '@reward-lens/spec';
 import type { GraphBuilder } from '../graph/graph-builder.js';
 
 /** What every node-building function of the decoder graph needs. */

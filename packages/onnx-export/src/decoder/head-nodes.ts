@@ -1,4 +1,4 @@
-import { describeHead, FINAL_NORM_WEIGHT, unknownHeadOperation, type HeadOperation, type HeadSpec } from '@reward-lens/core';
+import { describeHead, FINAL_NORM_WEIGHT, unknownHeadOperation, type HeadOperation, type HeadSpec } from '@reward-lens/spec';
 import type { GraphBuilder } from '../graph/graph-builder.js';
 import { linearNodes, rmsNormNodes, type DecoderGraphContext } from './decoder-graph-context.js';
 

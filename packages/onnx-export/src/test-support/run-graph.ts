@@ -1,5 +1,5 @@
 import { type InferenceSession, Tensor } from 'onnxruntime-node';
-import type { DecoderConfig } from '@reward-lens/core/internal';
+import type { DecoderConfig } from '@reward-lens/spec';
 
 /** One intra-op thread: the test machines are shared. */
 export const testSessionOptions: InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };

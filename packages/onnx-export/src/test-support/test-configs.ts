@@ -1,4 +1,4 @@
-import { defineDecoderConfig, tinyDecoderConfig, type DecoderConfig } from '@reward-lens/core/internal';
+import { defineDecoderConfig, tinyDecoderConfig, type DecoderConfig } from '@reward-lens/spec';
 import { mlpClassifierHead } from '@reward-lens/core/testing';
 
 /** Architectures the exporter must get right: grouped-query and multi-head, QKV bias, tied and untied, every head kind. */

@@ -1,4 +1,4 @@
-import type { DecoderConfig, ForwardRequestV1 } from '@reward-lens/core';
+import type { DecoderConfig, ForwardRequestV1 } from '@reward-lens/spec';
 
 /**
  * A float64 decoder for finite-difference checks, written from Hugging Face's LlamaModel and

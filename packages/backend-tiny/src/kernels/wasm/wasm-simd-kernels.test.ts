@@ -1,4 +1,4 @@
-import { createSeededRandom } from '@reward-lens/core/internal';
+import { createSeededRandom } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { attendRow, createAttentionScratch } from '../../model/attention.js';
 import { relativeError } from '../../test-support/requests.js';

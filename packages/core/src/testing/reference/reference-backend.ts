@@ -1,9 +1,19 @@
-import { decoderModelInfo, describeDecoder } from '../../backend/v1/decoder-model-info.js';
-import type { BackendV1, CacheHandleV1, ForwardRequestV1, ForwardResultV1, ReadRequestV1, ReadResultV1 } from '../../backend/v1/backend-v1.js';
-import { validateForwardRequest } from '../../backend/v1/validate-forward-request.js';
-import { capabilitiesOf } from '../../capabilities.js';
-import { BackendContractError } from '../../errors/backend-contract-error.js';
-import { validateDecoderModel, type DecoderModel } from '../../model/decoder-model.js';
+import {
+  decoderModelInfo,
+  describeDecoder,
+  type BackendV1,
+  type CacheHandleV1,
+  type ForwardRequestV1,
+  type ForwardResultV1,
+  type ReadRequestV1,
+  type ReadResultV1,
+  validateForwardRequest,
+  capabilitiesOf,
+  BackendContractError,
+  validateDecoderModel,
+  type DecoderModel,
+} from '@reward-lens/spec';
+
 import { referenceForward, type ReferenceRun } from './reference-decoder.js';
 import { referenceHead } from './reference-head.js';
 

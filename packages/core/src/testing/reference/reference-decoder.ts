@@ -1,4 +1,4 @@
-import type { DecoderModel } from '../../model/decoder-model.js';
+import type { DecoderModel } from '@reward-lens/spec';
 
 /**
  * The independent float64 oracle: a deliberately naive decoder for tests. One sequence, no

@@ -1,4 +1,4 @@
-import type { DecoderModel } from '../../model/decoder-model.js';
+import type { DecoderModel } from '@reward-lens/spec';
 import { referenceLinear, referenceRmsNorm } from './reference-decoder.js';
 
 /**

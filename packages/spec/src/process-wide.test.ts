@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BackendV1 } from './backend/v1/backend-v1.js';
 
-// Two evaluations of the same module stand for two copies of core in one process (the CommonJS
+// Two evaluations of the same module stand for two copies of spec in one process (the CommonJS
 // build has one per entry; an app can load the ESM and the CommonJS build, or two versions).
 async function twoCopies<T>(load: () => Promise<T>): Promise<[T, T]> {
   const first = await load();
@@ -11,7 +11,7 @@ async function twoCopies<T>(load: () => Promise<T>): Promise<[T, T]> {
   return [first, second];
 }
 
-describe('process-wide state is shared by every copy of core', () => {
+describe('process-wide state is shared by every copy of spec', () => {
   it('a backend registered through one copy of the registry is resolved by another', async () => {
     const [first, second] = await twoCopies(() => import('./backend/registry.js'));
     const remove = first.registerBackend({
@@ -29,17 +29,6 @@ describe('process-wide state is shared by every copy of core', () => {
       remove();
     }
     expect(second.registeredBackends().map((registration) => registration.name)).not.toContain('copy-test');
-  });
-
-  it('an aggregator registered through one copy is found by another', async () => {
-    const [first, second] = await twoCopies(() => import('./aggregators/aggregator-registry.js'));
-    const remove = first.registerAggregator('copy-test-sum', (scores) => Array.from(scores).reduce((total, score) => total + score, 0));
-    try {
-      expect(second.aggregate([0.25, 0.5], 'copy-test-sum')).toBe(0.75);
-    } finally {
-      remove();
-    }
-    expect(second.aggregatorNames()).not.toContain('copy-test-sum');
   });
 
   it('lives on globalThis under a Symbol.for key', async () => {

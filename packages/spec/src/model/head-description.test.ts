@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { qwen25MathPrmRecipe } from '../recipes/presets.js';
 import { defineDecoderConfig, expectedTensorShapes } from './decoder-config.js';
 import { describeHead, describeHeads, formatHeadDescription, outputProjectionOf } from './head-description.js';
 import { tinyDecoderConfig } from './random-decoder.js';
+import type { HeadSpec } from './decoder-config.js';
+
+// Qwen2.5-Math-PRM's head as its reading recipe in @reward-lens/core declares it.
+const qwenPrmHead: HeadSpec = {
+  name: 'classifier',
+  kind: 'token-classification',
+  numLabels: 2,
+  weight: 'score.2.weight',
+  bias: 'score.2.bias',
+  hidden: { weight: 'score.0.weight', bias: 'score.0.bias' },
+};
 
 const qwenConfig = defineDecoderConfig({
   ...tinyDecoderConfig,
   architecture: 'qwen2',
   tieWordEmbeddings: false,
-  heads: [...qwen25MathPrmRecipe.heads, { name: 'lm', kind: 'lm' }],
+  heads: [qwenPrmHead, { name: 'lm', kind: 'lm' }],
 });
 
 describe('describeHead: one description of "apply a head" for every backend', () => {
@@ -51,7 +61,7 @@ describe('describeHead: one description of "apply a head" for every backend', ()
   });
 
   it('refuses a description that does not end with its output projection', () => {
-    const description = describeHead(qwenConfig, qwen25MathPrmRecipe.heads[0]!);
+    const description = describeHead(qwenConfig, qwenPrmHead);
     expect(() => outputProjectionOf({ ...description, operations: description.operations.slice(0, 3) })).toThrow(/output projection/);
   });
 });
