@@ -49,6 +49,25 @@ describe('first-party backends are built on @reward-lens/spec', () => {
   });
 });
 
+describe("a third-party backend's install", () => {
+  const manifestOf = (directory: string) =>
+    JSON.parse(readFileSync(join(repositoryRoot, directory, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+
+  it('@reward-lens/spec has no runtime dependencies of any kind', () => {
+    const { dependencies, peerDependencies, optionalDependencies } = manifestOf('packages/spec');
+    expect({ ...dependencies, ...peerDependencies, ...optionalDependencies }).toEqual({});
+  });
+
+  it('the example plugin depends on @reward-lens/spec alone', () => {
+    const { dependencies, peerDependencies, optionalDependencies } = manifestOf('examples/backend-plugin');
+    expect(Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies })).toEqual(['@reward-lens/spec']);
+  });
+});
+
 describe('published test helpers', () => {
   it("@reward-lens/core/testing exports nothing that resolves this repository's files (sharedDataPath lives in the private @reward-lens/test-data)", () => {
     const testingEntry = readFileSync(join(repositoryRoot, 'packages/core/src/testing/index.ts'), 'utf8');
