@@ -10,8 +10,7 @@ import {
   type ModelSource,
   type PrmTokenizer,
 } from '@reward-lens/core';
-import { loadDecoderFolder } from '@reward-lens/core/node';
-import { findOnnxGraph, readTokenizerFiles } from './onnx-folder.js';
+import { findOnnxGraph, loadDecoderFolder, readTokenizerPath } from '@reward-lens/core/node';
 import { requireBackendPackage } from './register-backends.js';
 
 /** A causal language model ready for `generate`: its backend, tokenizer, and the notes of its load. */
@@ -33,7 +32,7 @@ interface FolderContents {
 
 /** An ONNX folder (what `reward-lens export onnx` writes): the backend reads config.json beside the graph itself. */
 async function readOnnxFolder(folder: string, graph: string): Promise<FolderContents> {
-  const { tokenizerJson, tokenizerConfig } = await readTokenizerFiles(folder);
+  const { tokenizerJson, tokenizerConfig } = await readTokenizerPath(folder);
   return { source: { kind: 'onnx', path: graph, description: `the ONNX graph ${graph}` }, tokenizerJson, tokenizerConfig, notes: [] };
 }
 

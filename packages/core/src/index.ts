@@ -174,6 +174,6 @@ export {
   type VllmUsageInfo,
 } from './remote/index.js';
 export * from './segmenter/index.js';
-export * from './tokenizers/index.js';
-export * from './loading/index.js';
+export * from '@reward-lens/tokenizers';
+export * from '@reward-lens/loaders';
 export * from './generation/index.js';

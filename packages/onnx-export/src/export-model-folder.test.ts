@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRandomDecoder, ModelLoadError, tinyDecoderConfig } from '@reward-lens/spec';
-import { writeDecoderFolder } from '@reward-lens/core/node';
+import { writeDecoderFolder } from '@reward-lens/loaders/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportModelFolder } from './node.js';
 

@@ -1,8 +1,8 @@
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelLoadError, type HeadSpec } from '@reward-lens/spec';
-import type { DecoderConfigToHfOptions } from '@reward-lens/core';
-import { loadDecoderFolder } from '@reward-lens/core/node';
+import type { DecoderConfigToHfOptions } from '@reward-lens/loaders';
+import { loadDecoderFolder } from '@reward-lens/loaders/node';
 import { writeOnnxModelFolder, type OnnxModelFolderResult } from './write-onnx-model-folder.js';
 
 export interface ExportModelFolderOptions {

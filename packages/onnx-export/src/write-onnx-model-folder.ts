@@ -1,7 +1,7 @@
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DecoderModel, HeadSpec } from '@reward-lens/spec';
-import { decoderConfigToHf, type DecoderConfigToHfOptions } from '@reward-lens/core';
+import { decoderConfigToHf, type DecoderConfigToHfOptions } from '@reward-lens/loaders';
 import { assertFitsOneMessage, buildDecoderModelProto, type OnnxExportOptions } from './export-decoder-to-onnx.js';
 import { initializerByteLength, layOutExternalData, pointToExternalData } from './external-data.js';
 import { decodeModelProto, encodeModelProto, type OnnxTypes } from './graph/onnx.js';

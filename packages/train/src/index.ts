@@ -4,7 +4,6 @@ export { checkStepRecord, firstErrorStep, trainingTargets, type LabelPolicy, typ
 export { fromProcessBench, fromTrl, parseRecordsText, parseStepRecord, type AfterErrorLabel, type ParseOptions } from './data/parse-records.js';
 export { recordsSource, streamSource, type RecordSource } from './data/record-source.js';
 export { splitHeldOut } from './data/split-held-out.js';
-export { characterTokenizerJson } from './data/character-tokenizer.js';
 export { stepCrossEntropy, type StepLoss } from './loss/step-cross-entropy.js';
 export { AdamW, clipGradientNorm, type AdamWOptions, type AdamWState } from './optim/adamw.js';
 export { learningRateAt, type LearningRateSchedule } from './optim/learning-rate.js';

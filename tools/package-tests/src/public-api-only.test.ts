@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { publishablePackages, repositoryRoot } from './workspace.js';
 
 // First-party backends are built on what a third party builds on: @reward-lens/spec. Core is for
-// their tests (the conformance kit) only; onnx-export's model-folder export still reads folders
-// through core's Node entry.
+// their tests (the conformance kit) only; onnx-export reads folders through @reward-lens/loaders.
 const firstPartyBackends = [
   'packages/backend-tiny',
   'packages/backend-onnx-node',
@@ -24,22 +23,19 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-const allowedCoreImports: Record<string, string[]> = { 'packages/onnx-export': ['@reward-lens/core', '@reward-lens/core/node'] };
-
 describe('first-party backends are built on @reward-lens/spec', () => {
-  it.each(firstPartyBackends)('%s imports no part of core in its published source (onnx-export: its folder export only)', (directory) => {
+  it.each(firstPartyBackends)('%s imports no part of core in its published source', (directory) => {
     const files = sourceFiles(join(repositoryRoot, directory, 'src'));
     expect(files.length).toBeGreaterThan(0);
     const offending = files.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/from '(@reward-lens\/core(?:\/[^']*)?)'/g)]
         .map((match) => match[1]!)
-        .filter((specifier) => !(allowedCoreImports[directory] ?? []).includes(specifier))
         .map((specifier) => `${relative(repositoryRoot, file)}: ${specifier}`),
     );
     expect(offending).toEqual([]);
   });
 
-  it.each(firstPartyBackends.filter((directory) => directory !== 'packages/onnx-export'))('%s depends on spec, not on core', (directory) => {
+  it.each(firstPartyBackends)('%s depends on spec, not on core', (directory) => {
     const manifest = JSON.parse(readFileSync(join(repositoryRoot, directory, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
       peerDependencies?: Record<string, string>;
@@ -65,6 +61,24 @@ describe("a third-party backend's install", () => {
   it('the example plugin depends on @reward-lens/spec alone', () => {
     const { dependencies, peerDependencies, optionalDependencies } = manifestOf('examples/backend-plugin');
     expect(Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies })).toEqual(['@reward-lens/spec']);
+  });
+});
+
+describe('the layers under core', () => {
+  const ourDependencies = (directory: string) => {
+    const manifest = JSON.parse(readFileSync(join(repositoryRoot, directory, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    return Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => name.startsWith('@reward-lens/'));
+  };
+
+  it.each([
+    ['packages/tokenizers', ['@reward-lens/spec']],
+    ['packages/loaders', ['@reward-lens/spec', '@reward-lens/tokenizers']],
+    ['packages/onnx-export', ['@reward-lens/loaders', '@reward-lens/spec']],
+  ])('%s depends on %j of ours and on nothing above', (directory, expected) => {
+    expect(ourDependencies(directory).sort()).toEqual(expected);
   });
 });
 

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
+import { characterTokenizerJson, decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
+import { readTokenizerPath } from '@reward-lens/core/node';
 import {
-  characterTokenizerJson,
   createProgressBar,
   listCheckpoints,
   parseRecordsText,
@@ -124,12 +124,8 @@ async function readJson(path: string, what: string): Promise<unknown> {
 /** A tokenizer.json (with tokenizer_config.json beside it when there is one), a folder holding them, or the data's characters. */
 async function readTokenizer(spec: string, records: readonly StepRecord[]): Promise<{ tokenizerJson: unknown; tokenizerConfig?: unknown }> {
   if (spec === 'characters') return characterTokenizerJson(records.flatMap((record) => [record.problem, ...record.steps]));
-  const isFolder = (await stat(spec).catch(() => undefined))?.isDirectory() === true;
-  const tokenizerPath = isFolder ? join(spec, 'tokenizer.json') : spec;
-  const configPath = join(isFolder ? spec : join(spec, '..'), 'tokenizer_config.json');
-  const tokenizerJson = await readJson(tokenizerPath, 'the tokenizer');
-  const hasConfig = (await stat(configPath).catch(() => undefined))?.isFile() === true;
-  return { tokenizerJson, ...(hasConfig ? { tokenizerConfig: await readJson(configPath, 'the tokenizer config') } : {}) };
+  const { tokenizerJson, tokenizerConfig } = await readTokenizerPath(spec);
+  return { tokenizerJson, ...(tokenizerConfig !== null ? { tokenizerConfig } : {}) };
 }
 
 function resultReport(result: TrainResult): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { InvalidInputError, createRandomDecoder } from '@reward-lens/spec';
 
 import { ProcessRM } from '../process-rm/process-rm.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import type { DomainCheck } from './domain-check.js';
 import { tokenDomainCheck, tokenRanges, unknownTokenShare, validateTokenDomainSpec, type TokenDomainSpec } from './token-domain.js';
 

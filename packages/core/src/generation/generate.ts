@@ -1,6 +1,6 @@
 import { type BackendV1, type CacheHandleV1, InvalidInputError } from '@reward-lens/spec';
 
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import { Sampler } from './sampler.js';
 
 export interface GenerateOptions {

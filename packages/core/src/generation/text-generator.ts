@@ -1,5 +1,5 @@
 import type { BackendV1 } from '@reward-lens/spec';
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import { generate, type GenerateOptions, type Generation } from './generate.js';
 
 /** A policy that continues prompts: what step-level search and Monte-Carlo labelling call. */

@@ -14,14 +14,12 @@ import {
   tinyDecoderConfig,
 } from '@reward-lens/spec';
 
-import { decoderConfigToHf } from '../loading/hf-config.js';
-import { modelFilesFromEntries } from '../loading/in-memory-model-files.js';
-import { writeDecoderFolder } from '../loading/model-folder.js';
-import { serializeSafetensors } from '../loading/safetensors.js';
+import { decoderConfigToHf, modelFilesFromEntries, serializeSafetensors } from '@reward-lens/loaders';
+import { writeDecoderFolder } from '@reward-lens/loaders/node';
 
 import { recipePresets } from '../recipes/presets.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
-import { spellBytesByteLevel } from '../tokenizers/hf-offsets-byte-level.js';
+import { spellBytesByteLevel } from '@reward-lens/tokenizers';
 import { ProcessRM } from './process-rm.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-from-files-'));

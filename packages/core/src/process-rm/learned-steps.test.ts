@@ -5,7 +5,7 @@ import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
 import { tokenDetector } from '../testing/token-detector.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { ProcessRM } from './process-rm.js';
 
 const model = createRandomDecoder({ seed: 3 });

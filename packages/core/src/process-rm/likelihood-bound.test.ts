@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandomDecoder } from '@reward-lens/spec';
 import { trlLikelihoodRecipe, trlTokenClassificationRecipe } from '../recipes/presets.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { ProcessRM } from './process-rm.js';
 
 const problem = 'Add the numbers one by one.';

@@ -1,5 +1,4 @@
-import { modelFilesFromEntries, type ModelFileContents } from '../loading/in-memory-model-files.js';
-import type { ModelFiles } from '../loading/model-files.js';
+import { type ModelFileContents, type ModelFiles, modelFilesFromEntries } from '@reward-lens/loaders';
 import { loadPretrainedFiles, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
 
 /** What `ProcessRM.fromFiles` reads: any `ModelFiles`, or relative paths to bytes or Blobs. */

@@ -1,12 +1,11 @@
 import { readsWeightsOverGraph, backendCreateOptions, checkThreads, resolveBackend, type ResolvedBackend, ModelLoadError } from '@reward-lens/spec';
 
-import { readJsonFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
+import { readJsonFile, requireEntry, type ModelFiles } from '@reward-lens/loaders';
 import { inferRecipe } from '../recipes/infer-recipe.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
-import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
+import { createHfTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 import type { StepDetector } from '../step-detection/step-detector.js';
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
 import { readPretrainedFiles } from './pretrained-files.js';
 
 export interface PretrainedOptions {

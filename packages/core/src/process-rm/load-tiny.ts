@@ -10,8 +10,7 @@ import {
   type DecoderConfig,
 } from '@reward-lens/spec';
 
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { createByteBpeTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 
 export interface TinyModelOptions {
   /** Seed of the random weights. Default 0. */

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '@reward-lens/spec';
 import { qwen25MathPrmRecipe } from '../recipes/presets.js';
-import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
-import { loadLenmlTokenizer } from '../tokenizers/hf-tokenizer.test-support.js';
+import { createHfTokenizer } from '@reward-lens/tokenizers';
+import { loadLenmlTokenizer } from '@reward-lens/test-data/tokenizer-checks';
 import { plainTextCuts } from './plain-text-cuts.js';
 import { tokenizePair } from './tokenize-pair.js';
 

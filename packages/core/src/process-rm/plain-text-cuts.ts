@@ -1,4 +1,4 @@
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 
 const escapeLiteral = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const patterns = new WeakMap<readonly string[], RegExp | null>();

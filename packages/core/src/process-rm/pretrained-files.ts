@@ -1,10 +1,15 @@
 import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec } from '@reward-lens/spec';
 
-import { loadDecoderFiles } from '../loading/decoder-files.js';
-import type { DecoderConfigFromHfOptions } from '../loading/hf-config.js';
-import { readJsonFile, readWholeFile, requireEntry, type ModelFiles } from '../loading/model-files.js';
-import { chooseOnnxGraph } from '../loading/onnx-graph-choice.js';
-
+import {
+  chooseOnnxGraph,
+  loadDecoderFiles,
+  readJsonFile,
+  readTokenizerFiles,
+  readWholeFile,
+  requireEntry,
+  type DecoderConfigFromHfOptions,
+  type ModelFiles,
+} from '@reward-lens/loaders';
 import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
 
 /* Browser-safe: what a PRM folder holds, read through `ModelFiles` (a folder on disk, picked files, bytes). */
@@ -59,8 +64,7 @@ export async function readPretrainedFiles(
     if (!entries.includes('tokenizer.json')) {
       throw new ModelLoadError(`tokenizer.json is missing beside ${files.describe(graph)} (the folder holds: ${entries.join(', ')})`, { file: files.location });
     }
-    const tokenizerJson = await readJsonFile(files, 'tokenizer.json');
-    const tokenizerConfig = entries.includes('tokenizer_config.json') ? await readJsonFile(files, 'tokenizer_config.json') : null;
+    const { tokenizerJson, tokenizerConfig } = await readTokenizerFiles(files, entries);
     return {
       source: await onnxSource(files, graph, entries, config),
       tokenizerJson,

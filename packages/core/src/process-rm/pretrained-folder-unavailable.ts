@@ -1,4 +1,4 @@
-import type { ModelFiles } from '../loading/model-files.js';
+import type { ModelFiles } from '@reward-lens/loaders';
 import { ModelLoadError } from '@reward-lens/spec';
 
 /*

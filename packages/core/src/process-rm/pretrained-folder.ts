@@ -1,3 +1,3 @@
 /* Node only: the target of `#pretrained-folder` under the `node` condition. ProcessRM.fromPretrained imports it lazily, so core stays browser-safe. */
 
-export { modelFilesFromFolder } from '../loading/node-model-files.js';
+export { modelFilesFromFolder } from '@reward-lens/loaders/node';

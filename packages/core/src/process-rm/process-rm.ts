@@ -28,7 +28,7 @@ import {
   type SolutionTokenFeatures,
 } from '../step-detection/detection-features.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import { activateScores } from './activate-scores.js';
 import { forwardReadsInBatches } from './forward-batches.js';
 import { boundByProbabilities, likelihoodPositions, tokenProbabilities } from './likelihood-bound.js';

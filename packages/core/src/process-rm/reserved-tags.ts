@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@reward-lens/spec';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
-import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { CharSpan, PrmTokenizer } from '@reward-lens/tokenizers';
 
 /** Special-token spellings (`<extra_0>`, `<|eot_id|>`) in a recipe's template. */
 const specialSpelling = /<\|[^|<>\s]+\|>|<[A-Za-z_][\w.-]*>/g;

@@ -5,8 +5,7 @@ import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import { conformanceConfigs } from '../testing/conformance-fixtures.js';
 import { countingBackend } from '../testing/counting-backend.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import type { CharSpan, Encoding, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { type CharSpan, createByteBpeTokenizer, type Encoding, type PrmTokenizer } from '@reward-lens/tokenizers';
 import { ProcessRM, type ProcessRMOptions } from './process-rm.js';
 import { ScoredPrefix } from './scored-prefix.js';
 

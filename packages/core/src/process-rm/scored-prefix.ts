@@ -1,6 +1,6 @@
 import { type CacheHandleV1, InvalidInputError, RewardLensError } from '@reward-lens/spec';
 
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import { activateScores } from './activate-scores.js';
 import { extendLikelihood } from './likelihood-bound.js';
 import { runPrefixPass, type PassContext, type PassResult, type PassRow } from './prefix-pass.js';

@@ -2,10 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mathShepherdRecipe, qwen25MathPrmRecipe, skyworkPrmRecipe } from '../recipes/presets.js';
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import { createHfTokenizer } from '../tokenizers/hf-tokenizer.js';
-import { loadLenmlTokenizer } from '../tokenizers/hf-tokenizer.test-support.js';
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { createByteBpeTokenizer, createHfTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
+import { loadLenmlTokenizer } from '@reward-lens/test-data/tokenizer-checks';
 import { stableTokenCount, stepJoinerOf } from './stable-token-count.js';
 import { tokenizePair } from './tokenize-pair.js';
 

@@ -1,5 +1,5 @@
 import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-recipe.js';
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import type { TokenizedPair } from './tokenize-pair.js';
 
 /**

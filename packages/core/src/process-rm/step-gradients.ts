@@ -1,7 +1,7 @@
 import { type BackendV1, type ReadGradientsV1, type ReadRequestV1, Capability, InvalidInputError, UnsupportedCapabilityError } from '@reward-lens/spec';
 
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 import type { PairErrors } from './process-rm-results.js';
 import { scoreGradient, scoreOfOutputs } from './score-derivatives.js';
 import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';

@@ -1,6 +1,6 @@
 // Run by tokenization-window.test.ts in a child process: scores a 25 MB solution and prints the peak RSS.
 import { memoryUsage } from 'node:process';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { plainValueRecipe } from '../recipes/reading-recipe.js';
 import { normalizeScoringInput } from './scoring-input.js';
 import { tokenizePair } from './tokenize-pair.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SequenceTooLongError } from '@reward-lens/spec';
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { qwen25MathPrmRecipe } from '../recipes/presets.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { normalizeScoringInput } from './scoring-input.js';
 import { tokenizePair, type TokenizedPair } from './tokenize-pair.js';
 

@@ -1,4 +1,4 @@
-import type { PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { PrmTokenizer } from '@reward-lens/tokenizers';
 
 const longestTokenCache = new WeakMap<PrmTokenizer, number>();
 

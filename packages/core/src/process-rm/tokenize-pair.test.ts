@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SequenceTooLongError } from '@reward-lens/spec';
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import { type CharSpan, createByteBpeTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 import { normalizeScoringInput } from './scoring-input.js';
 import { tokenizePair, type TokenizeOptions } from './tokenize-pair.js';
 

@@ -3,7 +3,7 @@ import { type Trust, InvalidInputError, SequenceTooLongError } from '@reward-len
 import { keepsSolutionVerbatim, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { mapSpanToReadToken, mapStepsToTokens, segmentGivenSteps, segmentSolution } from '../segmenter/index.js';
 import type { LearnedStepsMeta, Segmentation, StepBoundaryDetector, StepDelimiter } from '../segmenter/types.js';
-import type { CharSpan, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { CharSpan, PrmTokenizer } from '@reward-lens/tokenizers';
 import { plainTextCuts } from './plain-text-cuts.js';
 import { refuseTagsInContent, refuseTagTextInContent } from './reserved-tags.js';
 import { planTokenizationWindow, tokensAtLeast } from './tokenization-window.js';

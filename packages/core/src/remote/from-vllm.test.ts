@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '@reward-lens/spec';
 import { ProcessRM } from '../process-rm/process-rm.js';
 import { sharedDataPath } from '@reward-lens/test-data';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { RemoteHttpError } from './remote-http-error.js';
 import { RemoteModelNotFoundError } from './remote-model-not-found-error.js';
 import { RemoteResponseError } from './remote-response-error.js';

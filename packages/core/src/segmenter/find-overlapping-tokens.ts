@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@reward-lens/spec';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 
 /**
  * Checks what the binary searches below rely on: integer spans with `start <= end`, starts and ends

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import { InvalidInputError } from '@reward-lens/spec';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 import type { DelimiterMatcher } from './types.js';
 
 const flagBits: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };

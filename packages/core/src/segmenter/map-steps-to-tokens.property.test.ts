@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import { mixedText, stepText } from '../tokenizers/mixed-text-arbitraries.js';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import { type CharSpan, createByteBpeTokenizer } from '@reward-lens/tokenizers';
+import { mixedText, stepText } from '@reward-lens/test-data/mixed-text';
 import { mapStepsToTokens } from './map-steps-to-tokens.js';
 import { segmentSolution } from './segment-solution.js';
 

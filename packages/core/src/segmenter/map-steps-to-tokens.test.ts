@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '@reward-lens/spec';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import { type CharSpan, createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { mapSpanToReadToken, mapStepsToTokens } from './map-steps-to-tokens.js';
 import { segmentSolution } from './segment-solution.js';
 

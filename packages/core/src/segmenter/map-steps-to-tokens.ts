@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@reward-lens/spec';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 import { findOverlappingTokens, validateOffsets } from './find-overlapping-tokens.js';
 import type { StepTokens } from './types.js';
 

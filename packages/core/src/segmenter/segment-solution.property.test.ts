@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stepText } from '../tokenizers/mixed-text-arbitraries.js';
+import { stepText } from '@reward-lens/test-data/mixed-text';
 import { segmentGivenSteps } from './segment-given-steps.js';
 import { segmentSolution } from './segment-solution.js';
 import type { StepDelimiter } from './types.js';

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@reward-lens/spec';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 import { isDelimiterMatcher, splitOnDelimiter } from './split-on-delimiter.js';
 import { trimSpan } from './trim-span.js';
 import type { Segmentation, SegmentedStep, StepBoundaryDetector, StepDelimiter } from './types.js';

@@ -1,6 +1,6 @@
 import { requireWellFormedText } from '../text/lone-surrogates.js';
 import { InvalidInputError } from '@reward-lens/spec';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 import type { DelimiterMatcher, StepDelimiter } from './types.js';
 
 export interface DelimiterSplit {

@@ -1,4 +1,4 @@
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 
 /**
  * Narrows `[start, end)` of `text` to its content, dropping the whitespace `String.prototype.trim`

@@ -1,4 +1,4 @@
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 
 /**
  * What separates steps: a string such as `"\n"`, `"\n\n"` or a step tag, a regular expression, or a

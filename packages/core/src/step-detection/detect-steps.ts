@@ -1,5 +1,5 @@
 import { probeLogits, sigmoid } from '../probes/probe.js';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 import { readDetectionFeatures, type DetectionContext, type SolutionTokenFeatures } from './detection-features.js';
 import type { StepDetector } from './step-detector.js';
 import { stepSpansAtTokenEnds } from './step-spans.js';

@@ -2,7 +2,7 @@ import { type BackendV1, type ReadRequestV1, InvalidInputError } from '@reward-l
 
 import { forwardReadsInBatches } from '../process-rm/forward-batches.js';
 import type { TokenizedPair } from '../process-rm/tokenize-pair.js';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 
 /** What reading a detector's features needs of a PRM. */
 export interface DetectionContext {

@@ -7,7 +7,7 @@ import { tokenizePair, type TokenizeOptions } from '../process-rm/tokenize-pair.
 import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import { plainValueRecipe } from '../recipes/reading-recipe.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { readDetectionFeatures } from './detection-features.js';
 import type { StepDetector } from './step-detector.js';
 import { stepSpansAtTokenEnds } from './step-spans.js';

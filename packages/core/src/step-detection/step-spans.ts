@@ -1,5 +1,5 @@
 import { trimSpan } from '../segmenter/trim-span.js';
-import type { CharSpan } from '../tokenizers/tokenizer.js';
+import type { CharSpan } from '@reward-lens/tokenizers';
 
 /**
  * The steps of `solution` when a step ends after each of the given token ends (character

@@ -1,6 +1,6 @@
 import { type ForwardRequestV1, type ReadRequestV1, createSeededRandom } from '@reward-lens/spec';
 
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 
 /** BOS and the byte-BPE ids of `text`: the seeded models' tokenizer. */
 export function tokens(text: string): Int32Array {

@@ -12,7 +12,7 @@ import {
 
 import { ProcessRM } from '../process-rm/process-rm.js';
 import type { StepTokenGradients } from '../process-rm/step-gradients.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { conformanceConfigs, conformancePairs, toleranceFor } from './conformance-fixtures.js';
 import { check, checkAtMost, checkBelow, checkEqual, checkRejects, checkWithin, expectClose } from './conformance-assert.js';
 import type { ConformanceHarness } from './conformance-harness.js';

@@ -12,7 +12,7 @@ import {
 } from '@reward-lens/spec';
 
 import { ProcessRM } from '../process-rm/process-rm.js';
-import { createByteBpeTokenizer } from '../tokenizers/byte-bpe-tokenizer.js';
+import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { check, checkEqual, checkRejects, expectClose } from './conformance-assert.js';
 import { conformanceConfigs, conformancePairs, toleranceFor } from './conformance-fixtures.js';
 import { batchOf, tokens, valueRead } from './conformance-requests.js';

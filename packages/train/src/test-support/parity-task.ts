@@ -1,5 +1,5 @@
 import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
-import { characterTokenizerJson } from '../data/character-tokenizer.js';
+import { characterTokenizerJson } from '@reward-lens/tokenizers';
 import type { StepRecord } from '../data/step-record.js';
 import { TrainingRandom } from '../random.js';
 

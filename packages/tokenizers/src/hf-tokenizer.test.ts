@@ -5,7 +5,7 @@ import { HfOffsetAligner } from './hf-offsets.js';
 import { spellBytesByteLevel } from './hf-offsets-byte-level.js';
 import { compilePreTokenizer } from './hf-offsets-pre-tokenizer.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
-import type { Json } from './hf-tokenizer.test-support.js';
+import type { Json } from '@reward-lens/test-data/tokenizer-checks';
 
 const encoder = new TextEncoder();
 

@@ -1,16 +1,15 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapStepsToTokens } from '../segmenter/map-steps-to-tokens.js';
-import { segmentSolution } from '../segmenter/segment-solution.js';
+import { byteLevelTokenBytes } from './hf-offsets-byte-level.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
-import { byteLevelBytesOf, expectExactOffsets, loadLenmlTokenizer, mixedText, stepText } from './hf-tokenizer.test-support.js';
+import { byteLevelBytesOf, expectExactOffsets, loadLenmlTokenizer, mixedText } from '@reward-lens/test-data/tokenizer-checks';
 
 // Llama-3: byte-level BPE, no normalizer, 256 special tokens.
 const { json, config } = loadLenmlTokenizer('llama3');
 const tokenizer = createHfTokenizer(json, config);
 const reference = new Tokenizer(json, config);
-const bytesOf = byteLevelBytesOf(json);
+const bytesOf = byteLevelBytesOf(json, byteLevelTokenBytes);
 
 describe('hf tokenizer: Llama-3 (byte-level BPE)', () => {
   it('reads ids and special tokens from the files', () => {
@@ -41,23 +40,5 @@ describe('hf tokenizer: Llama-3 (byte-level BPE)', () => {
     expect(ids[0]).toBe(128000);
     expect(offsets[0]).toEqual([0, 17]);
     expect(offsets[ids.indexOf(128009)]).toEqual([19, 29]);
-  });
-
-  it('reads each step at the token holding its last character (ProcessRM layout)', () => {
-    fc.assert(
-      fc.property(fc.array(stepText, { minLength: 2, maxLength: 5 }), fc.constantFrom('\n', '\n\n', ' ки\n'), (steps, delimiter) => {
-        const solution = steps.join(delimiter);
-        const { steps: segmented } = segmentSolution(solution, { delimiter });
-        const { offsets } = tokenizer.encode(solution);
-        const stepSpans = segmented.map((step) => step.charSpan);
-        mapStepsToTokens(stepSpans, offsets, { lastStepReadsFinalToken: false }).forEach((step, index) => {
-          const [start, end] = offsets[step.readTokenIndex]!;
-          const lastCharacter = stepSpans[index]![1] - 1;
-          expect(start).toBeLessThanOrEqual(lastCharacter);
-          expect(end).toBeGreaterThan(lastCharacter);
-        });
-      }),
-      { numRuns: 100 },
-    );
   });
 });

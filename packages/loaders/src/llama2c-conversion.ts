@@ -1,8 +1,7 @@
 import type { DecoderModel } from '@reward-lens/spec';
 import type { DecoderConfigToHfOptions } from './hf-config.js';
 import { parseLlama2cCheckpoint } from './llama2c-checkpoint.js';
-import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
-import { parseLlama2cTokenizer } from './llama2c-tokenizer.js';
+import { llama2cTokenizerConfig, llama2cTokenizerToHfJson, parseLlama2cTokenizer } from '@reward-lens/tokenizers';
 
 /** What a Hugging Face folder for a llama2.c model holds; `writeDecoderFolder` takes it as is. */
 export interface Llama2cConversion {

@@ -16,11 +16,10 @@ export {
 } from './hf-config.js';
 export { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
 export { parseLlama2cCheckpoint, parseLlama2cHeader, permuteRotaryRows, type Llama2cHeader } from './llama2c-checkpoint.js';
-export { parseLlama2cTokenizer, type Llama2cPiece, type Llama2cTokenizer } from './llama2c-tokenizer.js';
-export { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
 export { convertLlama2cToHf, type Llama2cConversion } from './llama2c-conversion.js';
-export { readExactly, type ModelFile, type ModelFiles } from './model-files.js';
+export { readExactly, readJsonFile, readWholeFile, requireEntry, type ModelFile, type ModelFiles } from './model-files.js';
 export { modelFilesFromEntries, type ModelFileContents } from './in-memory-model-files.js';
 export { loadDecoderFiles, type DecoderFolder } from './decoder-files.js';
 export { readSafetensorsFrom } from './safetensors-reader.js';
 export { chooseOnnxGraph } from './onnx-graph-choice.js';
+export { readTokenizerFiles, type TokenizerFiles } from './tokenizer-files.js';

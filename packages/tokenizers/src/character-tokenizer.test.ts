@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectOffsetContract } from '../tokenizers/offset-contract.test-support.js';
+import { expectOffsetContract } from '@reward-lens/test-data/offset-contract';
 import { createCharacterTokenizer } from './character-tokenizer.js';
 
 describe('the character stand-in tokenizer of a server-side tokenizing engine', () => {

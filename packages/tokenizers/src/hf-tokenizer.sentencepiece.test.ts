@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from '../loading/llama2c-tokenizer-json.js';
-import { parseLlama2cTokenizer } from '../loading/llama2c-tokenizer.js';
+import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
+import { parseLlama2cTokenizer } from './llama2c-tokenizer.js';
 import { sharedDataPath } from '@reward-lens/test-data';
 import { offsetsProblem } from './hf-offsets-gaps.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
-import { mixedText, type Json } from './hf-tokenizer.test-support.js';
+import { mixedText, type Json } from '@reward-lens/test-data/tokenizer-checks';
 import type { Encoding } from './tokenizer.js';
 
 const metaspace = '\u2581';

@@ -6,7 +6,7 @@ import { byteLevelTokenBytes, spellBytesByteLevel } from './hf-offsets-byte-leve
 import { normalizeChunked } from './hf-offsets-chunked.js';
 import { offsetsProblem } from './hf-offsets-gaps.js';
 import { createHfTokenizer } from './hf-tokenizer.js';
-import { mixedText, type Json } from './hf-tokenizer.test-support.js';
+import { mixedText, type Json } from '@reward-lens/test-data/tokenizer-checks';
 
 const encoder = new TextEncoder();
 const spell = (text: string) => spellBytesByteLevel(encoder.encode(text));

@@ -1,8 +1,14 @@
 import { expect } from 'vitest';
-import type { CharSpan, Encoding } from './tokenizer.js';
+
+/** A character span and an encoding, as `@reward-lens/tokenizers` gives them (written out here: this package depends on none of ours). */
+export type CharSpan = readonly [start: number, end: number];
+export interface Encoding {
+  ids: readonly number[];
+  offsets: readonly CharSpan[];
+}
 
 /**
- * Test support (not exported): the `Encoding.offsets` contract every tokenizer keeps. One span
+ * Test support: the `Encoding.offsets` contract every tokenizer keeps. One span
  * per id, covering the text from 0 to its end, each non-empty, non-decreasing, with no gap (a span
  * starts before the previous one ends only when they share a character).
  */

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ModelLoadError, expectedTensorShapes, createRandomDecoder, tinyDecoderConfig } from '@reward-lens/spec';
-import { ProcessRM } from '../process-rm/process-rm.js';
+import { ProcessRM } from './process-rm.js';
 
-import { decoderConfigToHf } from './hf-config.js';
-import { loadDecoderFolder } from './model-folder.js';
-import { serializeSafetensors } from './safetensors.js';
+import { decoderConfigToHf, serializeSafetensors } from '@reward-lens/loaders';
+import { loadDecoderFolder } from '@reward-lens/loaders/node';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-hostile-folder-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -6,9 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { byteLevelTokenBytes } from './hf-offsets-byte-level.js';
-import { expectOffsetContract, tokenRuns } from './offset-contract.test-support.js';
-import type { Encoding } from './tokenizer.js';
+import { expectOffsetContract, tokenRuns, type Encoding } from './offset-contract.js';
 
 export type Json = Record<string, unknown>;
 
@@ -30,8 +28,8 @@ export function withAddedTokens(json: Json, extra: { content: string; id: number
 
 const encoder = new TextEncoder();
 
-/** Per id, the bytes of a byte-level file's token: added tokens literally, the rest through the byte-to-unicode table. */
-export function byteLevelBytesOf(json: Json): (id: number) => Uint8Array {
+/** Per id, the bytes of a byte-level file's token: added tokens literally, the rest through the byte-to-unicode table (`byteLevelTokenBytes` of @reward-lens/tokenizers). */
+export function byteLevelBytesOf(json: Json, byteLevelTokenBytes: (token: string) => Uint8Array | null): (id: number) => Uint8Array {
   const tokenOfId = new Map<number, Uint8Array>();
   for (const [token, id] of Object.entries((json.model as Json).vocab as Record<string, number>)) {
     tokenOfId.set(id, byteLevelTokenBytes(token) ?? encoder.encode(token));

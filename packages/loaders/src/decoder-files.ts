@@ -4,6 +4,7 @@ import { collectDecoderTensors, decoderTensorName, type TensorSource } from './d
 import { decoderConfigFromHf, type DecoderConfigFromHfOptions } from './hf-config.js';
 import { missingFileError, readJsonFile, requireEntry, type ModelFiles } from './model-files.js';
 import type { SafetensorsTensor } from './safetensors.js';
+import { readTokenizerFiles } from './tokenizer-files.js';
 import { readSafetensorsFrom, type SafetensorsFile } from './safetensors-reader.js';
 
 /* Browser-safe: a Hugging Face decoder folder read through `ModelFiles` (disk, picked files, memory). */
@@ -31,7 +32,7 @@ export async function loadDecoderFiles(files: ModelFiles, options: { heads: Head
   const entries = await files.list();
   const configName = requireEntry(files, 'config.json', entries);
   // Checked before the weights are read, so that a missing tokenizer fails fast.
-  const tokenizerName = requireEntry(files, 'tokenizer.json', entries);
+  requireEntry(files, 'tokenizer.json', entries);
   const configPath = files.describe(configName);
   const { config, notes } = decoderConfigFromHf(await readJsonFile(files, configName), configPath, options.heads, options);
 
@@ -59,9 +60,8 @@ export async function loadDecoderFiles(files: ModelFiles, options: { heads: Head
       sources.push({ file: file.path, tensors });
     }
     const collected = collectDecoderTensors(config, sources, { weightsFile, skipped });
-    const tokenizerJson = await readJsonFile(files, tokenizerName);
-    const tokenizerConfig = entries.includes('tokenizer_config.json') ? await readJsonFile(files, 'tokenizer_config.json') : null;
-    return { model: collected.model, tokenizerJson, tokenizerConfig, notes: [...notes, ...collected.notes] };
+    const tokenizer = await readTokenizerFiles(files, entries);
+    return { model: collected.model, ...tokenizer, notes: [...notes, ...collected.notes] };
   } finally {
     await Promise.all(opened.map(({ file }) => file.close()));
   }

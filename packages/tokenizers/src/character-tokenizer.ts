@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@reward-lens/spec';
-import type { CharSpan, Encoding, PrmTokenizer } from '../tokenizers/tokenizer.js';
+import type { CharSpan, Encoding, PrmTokenizer } from './tokenizer.js';
 
 /** Beyond every Unicode code point, so it cannot collide with a character's id. */
 const stepTagId = 0x11_0000;

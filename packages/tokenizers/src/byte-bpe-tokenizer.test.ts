@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '@reward-lens/spec';
 import { createByteBpeTokenizer } from './byte-bpe-tokenizer.js';
 import { DEFAULT_MERGES } from './default-merges.js';
-import { mixedText, textWithLoneSurrogates } from './mixed-text-arbitraries.js';
-import { expectOffsetContract, tokenRuns } from './offset-contract.test-support.js';
+import { mixedText, textWithLoneSurrogates } from '@reward-lens/test-data/mixed-text';
+import { expectOffsetContract, tokenRuns } from '@reward-lens/test-data/offset-contract';
 import type { Encoding } from './tokenizer.js';
 
 const tokenizer = createByteBpeTokenizer();

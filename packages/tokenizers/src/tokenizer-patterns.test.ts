@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '@reward-lens/spec';
 import { createHfTokenizer } from './hf-tokenizer.js';
-import { loadLenmlTokenizer } from './hf-tokenizer.test-support.js';
+import { loadLenmlTokenizer } from '@reward-lens/test-data/tokenizer-checks';
 import { nestedUnboundedRepetition } from './tokenizer-patterns.js';
 
 const gpt2 = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
