@@ -1,4 +1,6 @@
 // The public API of @reward-lens/model-default in browsers and bundles without Node, by name.
+// The default PRM runs on backend-tiny, a dependency: registered here so that it loads with nothing else imported.
+import '@reward-lens/backend-tiny/register';
 import { ModelLoadError, modelFilesFromEntries, ProcessRM, type PretrainedOptions, type ProcessRMOptions } from '@reward-lens/core';
 import config from '../model/config.json' with { type: 'json' };
 import tokenizerConfig from '../model/tokenizer_config.json' with { type: 'json' };
@@ -42,10 +44,10 @@ async function fetchWeights(url: URL | string, fetcher: (input: URL | string) =>
 /**
  * The default PRM, in a page: a small model trained on the organism's word problems, with its
  * calibration (see the Node entry for what it is and is not good for). Its config, tokenizer and
- * step detector come with this module; the weights (a few MB) are fetched. A backend must be registered.
+ * step detector come with this module; the weights (a few MB) are fetched. It runs on backend-tiny,
+ * which comes with this package and is registered when it loads.
  *
  * @example
- * import '@reward-lens/backend-tiny/register';
  * const prm = await loadDefaultPrm();
  */
 export async function loadDefaultPrm(options: DefaultPrmOptions = {}): Promise<ProcessRM> {

@@ -1,5 +1,7 @@
 // The public API of @reward-lens/model-default in Node, by name (browsers get ./browser.ts).
 import { fileURLToPath } from 'node:url';
+// The default PRM runs on backend-tiny, a dependency: registered here so that it loads with nothing else imported.
+import '@reward-lens/backend-tiny/register';
 import { ProcessRM, type PretrainedOptions, type ProcessRMOptions } from '@reward-lens/core';
 import { defaultPrmLoadOptions } from './default-model-info.js';
 
@@ -18,11 +20,10 @@ export interface DefaultPrmOptions extends Omit<PretrainedOptions, 'recipe'>, Om
 /**
  * The default PRM: a small model trained on the organism's word problems, with its calibration.
  * It finds the first wrong step of a solution written in the organism's language and is close to
- * chance on other text (`defaultModelFigures` has the measurements). A backend must be registered,
- * as for `ProcessRM.fromPretrained`.
+ * chance on other text (`defaultModelFigures` has the measurements). It runs on backend-tiny, which
+ * comes with this package and is registered when it loads; `backend` picks another registered one.
  *
  * @example
- * import '@reward-lens/backend-tiny/register';
  * const prm = await loadDefaultPrm();
  * (await prm.stepScores([{ problem, steps }])).value.curves[0]; // P(correct so far) per step
  */

@@ -97,8 +97,8 @@ describe('every published package', () => {
   });
 
   // node10 resolution has no subpath exports (`/register`, `/node`): the node16 profile leaves it out.
-  it.each(packages.map((entry) => entry.name))('%s: arethetypeswrong finds no problem (node16 CJS and ESM, bundler)', async (name) => {
-    const result = await runCommand(toolBinary('attw'), [packedPackage(name).tarball, '--profile', 'node16', '--format', 'ascii'], { cwd: workRoot });
+  it.each(packages.map((entry) => entry.name))('%s: arethetypeswrong finds no problem (node10, node16 CJS and ESM, bundler)', async (name) => {
+    const result = await runCommand(toolBinary('attw'), [packedPackage(name).tarball, '--format', 'ascii'], { cwd: workRoot });
     expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
   });
 });
@@ -347,10 +347,47 @@ describe('types, as a consumer with skipLibCheck off sees them', () => {
     );
   });
 
+  it("every entry under TypeScript's node10 resolution (CommonJS projects on older settings), through typesVersions", async () => {
+    const specifiers = packed.flatMap(entrySpecifiers);
+    const folder = join(fullProject, 'types', 'node10');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'consumer.ts'), consumerModule(specifiers));
+    const compilerOptions = {
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM'],
+      module: 'CommonJS',
+      moduleResolution: 'node10',
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: [],
+    };
+    await writeFile(join(folder, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, files: ['consumer.ts'] }, null, 2)}\n`);
+    await runChecked(toolBinary('tsc'), ['-p', folder], { cwd: folder });
+  });
+
   it('core, backend-tiny, onnx-export and the CLI need no DOM library (onnxruntime and @webgpu/types do)', async () => {
     const nodeOnly = ['@reward-lens/core', '@reward-lens/backend-tiny', '@reward-lens/onnx-export', '@reward-lens/cli'];
     const specifiers = packed.filter((entry) => nodeOnly.includes(entry.name)).flatMap(entrySpecifiers);
     await typecheck('node-only', { 'consumer.mts': consumerModule(specifiers), 'consumer.cts': consumerModule(specifiers) }, ['ES2022']);
+  });
+});
+
+describe('@reward-lens/model-default imported alone', () => {
+  it.each([
+    ['ESM', 'default-alone.mjs', "const { loadDefaultPrm } = await import('@reward-lens/model-default');"],
+    ['CommonJS', 'default-alone.cjs', "const { loadDefaultPrm } = require('@reward-lens/model-default');"],
+  ])('%s: loads and scores on backend-tiny, its dependency, with nothing else imported', async (_format, file, load) => {
+    const script = `(async () => {
+${load}
+const prm = await loadDefaultPrm();
+const evidence = await prm.stepScores([{ problem: 'Lena has 4 boxes of 3 pens. How many pens does Lena have?', steps: ['4 boxes of 3 pens is 4 × 3 = 12 pens.', 'The answer is 12.'] }]);
+console.log(JSON.stringify({ backend: prm.backend.name, steps: evidence.value.curves[0].length }));
+await prm.dispose();
+})();`;
+    await writeFile(join(fullProject, file), script);
+    const { stdout } = await runChecked(process.execPath, [file], { cwd: fullProject });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ backend: 'tiny', steps: 2 });
   });
 });
 

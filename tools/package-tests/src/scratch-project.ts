@@ -8,16 +8,17 @@ function withoutPackageManagerSettings(environment: NodeJS.ProcessEnv): NodeJS.P
 }
 
 /**
- * A project outside the workspace with the given tarballs installed by npm, as a user would:
- * third-party dependencies come from the registry (npm's cache first), and install scripts are
- * skipped (onnxruntime-node's postinstall downloads CUDA binaries, which a CPU user does not need).
+ * A project outside the workspace with the given tarballs installed by npm, as a user would,
+ * following backend-onnx-node's README: third-party dependencies come from the registry (npm's
+ * cache first) and install scripts run, with `ONNXRUNTIME_NODE_INSTALL=skip` (onnxruntime-node's
+ * postinstall would download CUDA binaries from outside the registry; its CPU binaries are in the package).
  */
 export async function createScratchProject(directory: string, tarballs: readonly string[]): Promise<string> {
   await mkdir(directory, { recursive: true });
   await writeFile(join(directory, 'package.json'), `${JSON.stringify({ name: 'reward-lens-scratch', private: true, version: '0.0.0' }, null, 2)}\n`);
-  await runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs], {
+  await runChecked('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs], {
     cwd: directory,
-    env: withoutPackageManagerSettings(process.env),
+    env: { ...withoutPackageManagerSettings(process.env), ONNXRUNTIME_NODE_INSTALL: 'skip' },
     timeoutMs: 600_000,
   });
   return directory;
