@@ -1,5 +1,6 @@
-import { BackendContractError, type ForwardRequestV1 } from '@reward-lens/spec';
-import { KvStorage, TinyCacheHandle } from './kv-cache.js';
+import type { ForwardRequestV1 } from '@reward-lens/spec';
+import { BackendCacheHandle, collectedHolding, ownCacheHandle } from '@reward-lens/spec/internal';
+import { KvStorage } from './kv-cache.js';
 import type { RowCache } from './model/forward.js';
 
 export interface CacheLayout {
@@ -22,10 +23,8 @@ export function planRowCaches(owner: { readonly name: string }, request: Forward
   const pasts = realTokens.map((_, row) => {
     const past = request.past?.[row] ?? null;
     if (past === null) return null;
-    if (!(past instanceof TinyCacheHandle) || past.owner !== owner) {
-      throw new BackendContractError(owner.name, `past[${row}] is not a cache handle made by this backend instance`);
-    }
-    return { storage: past.storage(), length: past.length };
+    const own = ownCacheHandle<KvStorage>(owner, past, row);
+    return { storage: own.data(), length: own.length };
   });
 
   const keepsCache = request.returnCache === true;
@@ -53,6 +52,7 @@ export function planRowCaches(owner: { readonly name: string }, request: Forward
 }
 
 /** The handles `returnCache` hands back: each covers its row's past and new real tokens. */
-export function cacheHandles(owner: { readonly name: string }, rowCaches: readonly RowCache[], realTokens: readonly number[]): TinyCacheHandle[] {
-  return rowCaches.map((rowCache, row) => new TinyCacheHandle(owner, rowCache.storage, rowCache.pastLength + realTokens[row]!));
+export function cacheHandles(owner: { readonly name: string }, rowCaches: readonly RowCache[], realTokens: readonly number[]): BackendCacheHandle<KvStorage>[] {
+  // Storage is append-only below every handle's length, so handles and forks share it; the garbage collector frees it.
+  return rowCaches.map((rowCache, row) => new BackendCacheHandle(owner, collectedHolding(rowCache.storage), rowCache.pastLength + realTokens[row]!));
 }

@@ -1,5 +1,3 @@
-import { BackendContractError, type CacheHandleV1 } from '@reward-lens/spec';
-
 /**
  * Keys (already rotated) and values of every layer for a run of tokens, one growable buffer
  * per layer, `[capacity, numKvHeads * headDim]` row-major.
@@ -57,41 +55,5 @@ export class KvStorage {
     }
     copy.committedLength = length;
     return copy;
-  }
-}
-
-/** A handle on the first `length` tokens of a storage; what `doForward` hands out. */
-export class TinyCacheHandle implements CacheHandleV1 {
-  readonly specificationVersion = 'v1' as const;
-  #storage: KvStorage | null;
-
-  constructor(
-    /** The backend instance (and so the model) that made the handle. */
-    readonly owner: { readonly name: string },
-    storage: KvStorage,
-    readonly length: number,
-  ) {
-    this.#storage = storage;
-  }
-
-  /** The storage, or a contract error once released. */
-  storage(): KvStorage {
-    if (this.#storage === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
-    return this.#storage;
-  }
-
-  get released(): boolean {
-    return this.#storage === null;
-  }
-
-  /** Logically a copy: the shared storage is append-only below every handle's length. */
-  fork(): CacheHandleV1 {
-    if (this.#storage === null) throw new BackendContractError(this.owner.name, 'cannot fork a released cache handle');
-    return new TinyCacheHandle(this.owner, this.#storage, this.length);
-  }
-
-  /** Drops this handle's reference; the storage is freed once no handle refers to it. */
-  release(): void {
-    this.#storage = null;
   }
 }

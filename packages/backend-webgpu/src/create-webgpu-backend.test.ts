@@ -3,7 +3,7 @@ import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardR
 import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
-import type { WebGpuCacheHandle } from './kv-cache.js';
+import type { BackendCacheHandle } from '@reward-lens/spec/internal';
 import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
 
 // Mistral-shaped, with a head size that is not hidden/heads and odd widths everywhere.
@@ -150,9 +150,9 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
     it('forks a cache in O(1): the fork shares the buffer, which lives until the last handle is released', async () => {
       const whole = ids(16, 12);
       const { caches } = await backend.doForward({ ...batch([whole.slice(0, 10)]), returnCache: true });
-      const original = caches![0]! as WebGpuCacheHandle;
-      const forks = [original.fork(), original.fork().fork()] as WebGpuCacheHandle[];
-      for (const fork of forks) expect(fork.buffer()).toBe(original.buffer());
+      const original = caches![0]! as BackendCacheHandle<GPUBuffer>;
+      const forks = [original.fork(), original.fork().fork()] as BackendCacheHandle<GPUBuffer>[];
+      for (const fork of forks) expect(fork.data()).toBe(original.data());
       const expected = (await reference.doForward(batch([whole]))).reads[0]!.values[0]!.subarray(10 * 3);
       // Released in any order, each remaining handle still continues the prefix exactly.
       original.release();

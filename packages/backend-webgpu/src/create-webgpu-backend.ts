@@ -18,7 +18,8 @@ import { describeAdapterInfo } from './device/adapter-kind.js';
 import { acquireDevice } from './device/acquire-device.js';
 import { DispatchRecorder } from './device/dispatch-recorder.js';
 import { GpuRuntime } from './device/gpu-runtime.js';
-import { WebGpuCacheHandle, type CacheLayout } from './kv-cache.js';
+import { BackendCacheHandle, ownCacheHandle } from '@reward-lens/spec/internal';
+import { gpuCacheHolding, type CacheLayout } from './kv-cache.js';
 import { recordForward, type ForwardContext, type PastCache } from './model/encode-forward.js';
 import { planForward, splitResults } from './model/forward-plan.js';
 import { uploadWeights } from './model/gpu-weights.js';
@@ -109,7 +110,7 @@ class WebGpuBackend implements BackendV1 {
     const reads = splitResults(plan, new Float32Array(bytes));
     if (!returnCache) return { reads };
     const handles: CacheHandleV1[] = (made.caches ?? []).map(
-      (buffer, row) => new WebGpuCacheHandle(this, buffer, plan.rows[row]!.pastLength + plan.rows[row]!.count, model.layout),
+      (buffer, row) => new BackendCacheHandle(this, gpuCacheHolding(buffer, this.runtime), plan.rows[row]!.pastLength + plan.rows[row]!.count),
     );
     return { reads, caches: handles };
   }
@@ -119,10 +120,8 @@ class WebGpuBackend implements BackendV1 {
     if (!request.past) return null;
     return request.past.map((past, row) => {
       if (past === null) return null;
-      if (!(past instanceof WebGpuCacheHandle) || past.owner !== this) {
-        throw new BackendContractError(this.name, `past[${row}] is not a cache handle made by this backend instance`);
-      }
-      return { buffer: past.buffer(), length: past.length };
+      const own = ownCacheHandle<GPUBuffer>(this, past, row);
+      return { buffer: own.data(), length: own.length };
     });
   }
 

@@ -1,12 +1,6 @@
-import { BackendContractError, type CacheHandleV1 } from '@reward-lens/spec';
+import type { CacheHolding } from '@reward-lens/spec/internal';
 import { BufferUsage } from './device/gpu-constants.js';
 import type { GpuRuntime } from './device/gpu-runtime.js';
-
-/** The backend instance a handle belongs to: its name (for errors) and its device. */
-export interface CacheOwner {
-  readonly name: string;
-  readonly runtime: GpuRuntime;
-}
 
 /** Keys and values per token of one layer: `numKvHeads * headDim`. */
 export interface CacheLayout {
@@ -29,54 +23,20 @@ export function cacheByteLength(layout: CacheLayout, length: number): number {
 export const cacheBufferUsage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
 
 /**
- * A cache buffer and the handles sharing it. Forward passes only read a past (they copy it into
- * their own attention buffers), so a buffer is never written after the forward that made it, and
- * forks can share it: the last handle released destroys it.
+ * A cache buffer as its handles hold it. Forward passes only read a past (they copy it into their
+ * own attention buffers), so a buffer is never written after the forward that made it and forks
+ * share it; the last handle released destroys it. Forking on a lost device is refused.
  */
-class SharedCacheBuffer {
-  holders = 1;
-  constructor(readonly buffer: GPUBuffer) {}
-}
-
-/**
- * The rotated keys and the values of a scored prefix, kept in one GPU buffer. `fork()` is O(1):
- * the fork shares the (read-only) buffer; `release()` drops this handle's share, and the buffer
- * is destroyed once no handle holds it.
- */
-export class WebGpuCacheHandle implements CacheHandleV1 {
-  readonly specificationVersion = 'v1' as const;
-  readonly owner: CacheOwner;
-  readonly length: number;
-  readonly layout: CacheLayout;
-  #shared: SharedCacheBuffer | null;
-
-  constructor(owner: CacheOwner, buffer: GPUBuffer | SharedCacheBuffer, length: number, layout: CacheLayout) {
-    this.owner = owner;
-    this.#shared = buffer instanceof SharedCacheBuffer ? buffer : new SharedCacheBuffer(buffer);
-    this.length = length;
-    this.layout = layout;
-  }
-
-  get released(): boolean {
-    return this.#shared === null;
-  }
-
-  /** The buffer, or a contract error once released. */
-  buffer(): GPUBuffer {
-    if (this.#shared === null) throw new BackendContractError(this.owner.name, 'a released cache handle was used');
-    return this.#shared.buffer;
-  }
-
-  fork(): CacheHandleV1 {
-    if (this.#shared === null) throw new BackendContractError(this.owner.name, 'cannot fork a released cache handle');
-    this.owner.runtime.assertAlive();
-    this.#shared.holders++;
-    return new WebGpuCacheHandle(this.owner, this.#shared, this.length, this.layout);
-  }
-
-  release(): void {
-    const shared = this.#shared;
-    this.#shared = null;
-    if (shared !== null && --shared.holders === 0) shared.buffer.destroy();
-  }
+export function gpuCacheHolding(buffer: GPUBuffer, runtime: GpuRuntime): CacheHolding<GPUBuffer> {
+  let holders = 1;
+  return {
+    data: buffer,
+    hold() {
+      runtime.assertAlive();
+      holders++;
+    },
+    drop() {
+      if (--holders === 0) buffer.destroy();
+    },
+  };
 }

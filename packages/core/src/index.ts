@@ -154,25 +154,10 @@ export {
 } from './process-rm/forward-batches.js';
 export { describeProbe, fitProbe, probeLogits, sigmoid, validateProbe, type FitProbeOptions, type Probe, type ProbeLayer } from './probes/index.js';
 export * from './step-detection/index.js';
-export {
-  RemoteHttpError,
-  RemoteModelNotFoundError,
-  RemoteResponseError,
-  RemoteTimeoutError,
-  RemoteUnreachableError,
-  errorMessageOf,
-  poolingRowsOf,
-  servedModelsOf,
-  type PoolingRowsResult,
-  type VllmErrorResponse,
-  type VllmModelCard,
-  type VllmModelList,
-  type VllmOptions,
-  type VllmPoolingRequest,
-  type VllmPoolingResponse,
-  type VllmPoolingResponseData,
-  type VllmUsageInfo,
-} from './remote/index.js';
+export type { ScoringSourceInfo, StepScoreSource } from './process-rm/score-source.js';
+export { recipeColumns } from './process-rm/recipe-fit.js';
+// Rows of uneven length as one padded forward request (as every batch here is padded).
+export { padRows, type PaddedRows } from '@reward-lens/spec/internal';
 export * from './segmenter/index.js';
 export * from '@reward-lens/tokenizers';
 export * from '@reward-lens/loaders';

@@ -2,7 +2,7 @@ import { BackendContractError } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { planBatch, type BatchPlan } from './batch-plan.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
-import { OnnxCacheHandle } from './onnx-cache-handle.js';
+import { BackendCacheHandle } from '@reward-lens/spec/internal';
 import type { RowKeyValues } from './stored-row.js';
 
 const shape: KvShape = { layers: 2, kvHeads: 2, headDim: 2 };
@@ -113,29 +113,29 @@ describe('KV cache tensors', () => {
   it('copies the views out once no more than half of the outputs they share are held', () => {
     const first = plan([2, 2, 2, 2], [0, 0, 0, 0]);
     const presents = presentsOf(first);
-    const handles = rowsOfPresents(presents, first, shape).map((row) => new OnnxCacheHandle(owner, row, 2));
+    const handles = rowsOfPresents(presents, first, shape).map((row) => new BackendCacheHandle(owner, row, 2));
     const fork = handles[3]!.fork();
     handles[3]!.release();
     handles[0]!.release();
     // Rows 1, 2 and 3 (through the fork) are still held: three of four, still views.
-    expect((fork as OnnxCacheHandle).data().keys[0]!.buffer).toBe(presents.keys[0]!.buffer);
+    expect((fork as BackendCacheHandle<RowKeyValues>).data().keys[0]!.buffer).toBe(presents.keys[0]!.buffer);
     handles[1]!.release();
-    for (const handle of [handles[2]!, fork as OnnxCacheHandle]) expect(handle.data().keys[0]!.buffer).not.toBe(presents.keys[0]!.buffer);
-    expect((fork as OnnxCacheHandle).data().values[1]).toEqual(expectedRow(1, 1, 3, [0, 1]));
+    for (const handle of [handles[2]!, fork as BackendCacheHandle<RowKeyValues>]) expect(handle.data().keys[0]!.buffer).not.toBe(presents.keys[0]!.buffer);
+    expect((fork as BackendCacheHandle<RowKeyValues>).data().values[1]).toEqual(expectedRow(1, 1, 3, [0, 1]));
     expect(handles[2]!.data().keys[0]).toEqual(expectedRow(0, 0, 2, [0, 1]));
   });
 
   it('shares the tensors with forks (O(1)) and refuses a released handle', () => {
     const first = plan([2], [0]);
     const [row] = rowsOfPresents(presentsOf(first), first, shape);
-    const handle = new OnnxCacheHandle(owner, row!, 2);
-    const fork = handle.fork() as OnnxCacheHandle;
+    const handle = new BackendCacheHandle(owner, row!, 2);
+    const fork = handle.fork() as BackendCacheHandle<RowKeyValues>;
     expect(fork.data()).toBe(handle.data());
     handle.release();
     handle.release();
     expect(handle.released).toBe(true);
     expect(() => handle.data()).toThrow(BackendContractError);
-    expect(() => handle.fork()).toThrow(/a released cache handle was used/);
+    expect(() => handle.fork()).toThrow(/cannot fork a released cache handle/);
     expect(fork.data().keys[0]).toEqual(expectedRow(0, 0, 0, [0, 1]));
     fork.release();
     expect(() => fork.data()).toThrow(BackendContractError);

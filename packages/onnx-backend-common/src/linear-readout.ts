@@ -1,10 +1,8 @@
-import { describeHead, unknownHeadOperation, type DecoderModel } from '@reward-lens/spec';
+import { unknownHeadOperation, type DecoderModel } from '@reward-lens/spec';
+import { resolveHeadTensors, type ResolvedHeadStep } from '@reward-lens/spec/internal';
 
 /** A head's operation with its tensors resolved, for the JavaScript readout. */
-type ReadoutStep =
-  | { op: 'rms-norm'; weight: Float32Array; eps: number }
-  | { op: 'linear'; weight: Float32Array; bias: Float32Array | undefined; inFeatures: number; outFeatures: number }
-  | { op: 'relu' };
+type ReadoutStep = ResolvedHeadStep<Float32Array>;
 
 /** The heads compiled from their descriptions, to apply one to an inner layer's hidden state in JavaScript. */
 export interface ReadoutWeights {
@@ -25,29 +23,8 @@ export function readoutWeightsOf(model: DecoderModel): ReadoutWeights {
   };
   const heads: ReadoutWeights['heads'] = new Map();
   for (const head of config.heads) {
-    const description = describeHead(config, head);
-    const steps = description.operations.map((operation): ReadoutStep => {
-      switch (operation.op) {
-        case 'rms-norm':
-          return { op: 'rms-norm', weight: tensor(operation.weight), eps: operation.eps };
-        case 'linear': {
-          const { inFeatures, outFeatures } = operation;
-          return {
-            op: 'linear',
-            weight: tensor(operation.weight),
-            bias: operation.bias === undefined ? undefined : tensor(operation.bias),
-            inFeatures,
-            outFeatures,
-          };
-        }
-        case 'relu':
-          return { op: 'relu' };
-        default:
-          return unknownHeadOperation(operation);
-      }
-    });
-    if (steps[steps.length - 1]?.op !== 'linear') throw new Error(`head "${head.name}" does not end with its output projection`);
-    heads.set(head.name, { width: description.width, steps });
+    const { width, steps } = resolveHeadTensors(config, head, tensor);
+    heads.set(head.name, { width, steps });
   }
   return { hiddenSize: config.hiddenSize, heads };
 }

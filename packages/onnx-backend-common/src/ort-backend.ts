@@ -13,7 +13,7 @@ import { planBatch, type BatchPlan } from './batch-plan.js';
 import type { GraphLayout } from './graph-layout.js';
 import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
 import { applyReadout, type ReadoutWeights } from './linear-readout.js';
-import { OnnxCacheHandle } from './onnx-cache-handle.js';
+import { BackendCacheHandle, ownCacheHandle } from '@reward-lens/spec/internal';
 import { outputRows } from './output-rows.js';
 import { planReadColumns, type ReadColumns } from './read-columns.js';
 import { mergeRowGroups, planRowGroups, rowGroupRequest, type RunCost } from './row-groups.js';
@@ -119,7 +119,7 @@ export class OrtBackend implements BackendV1 {
       presents.values.push(outputs[`present.${layer}.value`]!.data as Float32Array);
     }
     const rows = rowsOfPresents(presents, plan, state.kvShape!);
-    const caches = rows.map((row, index) => new OnnxCacheHandle(this, row, plan.rowPastLengths[index]! + realTokens[index]!));
+    const caches = rows.map((row, index) => new BackendCacheHandle(this, row, plan.rowPastLengths[index]! + realTokens[index]!));
     return { reads, caches };
   }
 
@@ -134,10 +134,7 @@ export class OrtBackend implements BackendV1 {
     return Array.from({ length: request.batchSize }, (_, row) => {
       const past = request.past?.[row] ?? null;
       if (past === null) return null;
-      if (!(past instanceof OnnxCacheHandle) || past.owner !== this) {
-        throw new BackendContractError(this.name, `past[${row}] is not a cache handle made by this backend instance`);
-      }
-      return past.data();
+      return ownCacheHandle<RowKeyValues>(this, past, row).data();
     });
   }
 

@@ -2,14 +2,6 @@
 export { createAnswerChecker, defaultAnswerChecker, type AnswerChecker, type AnswerCheckerOptions, type AnswerContext } from './answers/answer-checker.js';
 export { extractAnswer, type AnswerMethod, type ExtractedAnswer, type ExtractOptions } from './answers/extract-answer.js';
 export { normalizeAnswer, type NormalizeOptions, type PercentMeaning } from './answers/normalize-answer.js';
-export { CompletionsRequestError } from './errors/completions-request-error.js';
-export {
-  OpenAICompletionsClient,
-  createOpenAICompletionsClient,
-  type CompletionRequest,
-  type CompletionResult,
-  type OpenAICompletionsOptions,
-} from './openai/openai-completions-client.js';
 export { completeSolutions, statesAnswer, type CompleteOptions } from './policy/complete-solutions.js';
 export { deriveSeed, seedFromParts } from './policy/derive-seed.js';
 export { generatorPolicy, stepLinesPrompt, type CountedGeneration, type GeneratorPolicyOptions } from './policy/generator-policy.js';
@@ -23,6 +15,9 @@ export { bestOfNSearch } from './search/best-of-n-search.js';
 export { dvts } from './search/dvts.js';
 export { meterBackend, type BackendMeter } from './search/meter-backend.js';
 export { search } from './search/search.js';
+// A policy that proposes scripted steps (exact tests, and `reward-lens search --policy script:<file>`).
+export { createScriptedPolicy, type ScriptedPolicy, type ScriptedPolicyOptions, type ScriptedStep } from './policy/scripted-policy.js';
+export { solutionCandidates } from './search/finish-search.js';
 export type { SearchCounts, SearchOptions, SearchResult, SearchSolution, SearchStrategy, SolutionEnd } from './search/search-types.js';
 export { consensusFilter, prmJudge, type ConsensusResult, type StepJudge } from './labels/consensus.js';
 export type { LabelInput, PrefixValue, PrefixValueStore, StepLabels } from './labels/label-types.js';

@@ -126,7 +126,7 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
   const context: RouteContext = { prm, options, batcher, records, pooling, metrics, processRMFor };
 
   const routes: Record<string, Route> = {
-    '/health': { method: 'GET', open: true, run: () => ({ status: 200, body: { status: 'ok', model: options.modelName, backend: prm.backend.name } }) },
+    '/health': { method: 'GET', open: true, run: () => ({ status: 200, body: { status: 'ok', model: options.modelName, backend: prm.source.name } }) },
     '/v1/models': { method: 'GET', run: (routeContext) => modelsRoute(routeContext, startedAt) },
     '/metrics': { method: 'GET', run: () => ({ status: 200, body: metrics.text(), headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } }) },
     '/v1/score': { method: 'POST', run: scoreRoute },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createByteBpeTokenizer, createRandomDecoder, defineDecoderConfig, mathShepherdRecipe, ProcessRM } from '@reward-lens/core';
+import { fromVllm } from '@reward-lens/remote';
 import { sharedDataPath } from '@reward-lens/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRewardServer, type RewardServer } from './create-reward-server.js';
@@ -9,7 +10,7 @@ import { realQwenPrm } from './test-models.test-support.js';
 const items = (JSON.parse(readFileSync(sharedDataPath('processbench/gsm8k.json'), 'utf8')) as { problem: string; steps: string[] }[]).slice(0, 6);
 const pairs = items.map((item) => ({ problem: item.problem, steps: item.steps }));
 
-describe('ProcessRM.fromVllm pointed at reward-lens serve (Qwen tokenizer, qwen2.5-math-prm)', () => {
+describe('fromVllm pointed at reward-lens serve (Qwen tokenizer, qwen2.5-math-prm)', () => {
   let local: ProcessRM;
   let server: RewardServer;
   let url: string;
@@ -24,7 +25,7 @@ describe('ProcessRM.fromVllm pointed at reward-lens serve (Qwen tokenizer, qwen2
   });
 
   it('gives exactly the local step scores on ProcessBench items, with the server and model in the notes', async () => {
-    const remote = await ProcessRM.fromVllm(url, { model: 'Qwen/Qwen2.5-Math-PRM-7B', recipe: 'qwen2.5-math-prm', concurrency: 4 });
+    const remote = await fromVllm(url, { model: 'Qwen/Qwen2.5-Math-PRM-7B', recipe: 'qwen2.5-math-prm', concurrency: 4 });
     const [fromServer, fromHere] = await Promise.all([remote.stepScores(pairs), local.stepScores(pairs)]);
     expect(fromServer.value.curves).toEqual(fromHere.value.curves);
     const scores = fromHere.value.curves.flatMap((curve) => Array.from(curve));
@@ -38,7 +39,7 @@ describe('ProcessRM.fromVllm pointed at reward-lens serve (Qwen tokenizer, qwen2
   });
 
   it('sends token ids with the tokenizer, and then counts tokens as the model does', async () => {
-    const remote = await ProcessRM.fromVllm(url, { model: 'Qwen/Qwen2.5-Math-PRM-7B', recipe: 'qwen2.5-math-prm', tokenizer: local.tokenizer });
+    const remote = await fromVllm(url, { model: 'Qwen/Qwen2.5-Math-PRM-7B', recipe: 'qwen2.5-math-prm', tokenizer: local.tokenizer });
     const [fromServer, fromHere] = await Promise.all([remote.stepScores(pairs.slice(0, 2)), local.stepScores(pairs.slice(0, 2))]);
     expect(fromServer.value.curves).toEqual(fromHere.value.curves);
     expect(fromServer.value.meta.map((meta) => meta.tokenCount)).toEqual(fromHere.value.meta.map((meta) => meta.tokenCount));
@@ -46,7 +47,7 @@ describe('ProcessRM.fromVllm pointed at reward-lens serve (Qwen tokenizer, qwen2
   });
 });
 
-describe('ProcessRM.fromVllm pointed at reward-lens serve (math-shepherd: [P(+), P(-)] rows from returned token ids)', () => {
+describe('fromVllm pointed at reward-lens serve (math-shepherd: [P(+), P(-)] rows from returned token ids)', () => {
   it('gives exactly the local step scores', async () => {
     const tokenizer = createByteBpeTokenizer({ addedTokens: [' ки'] });
     const config = defineDecoderConfig({
@@ -68,7 +69,7 @@ describe('ProcessRM.fromVllm pointed at reward-lens serve (math-shepherd: [P(+),
     const server = createRewardServer(local, { port: 0, modelName: 'math-shepherd', log: () => {} });
     const { url } = await server.listen();
     try {
-      const remote = await ProcessRM.fromVllm(url, { model: 'math-shepherd', recipe: 'math-shepherd' });
+      const remote = await fromVllm(url, { model: 'math-shepherd', recipe: 'math-shepherd' });
       const shepherdPairs = [
         { problem: 'What is 2+3*4?', steps: ['3*4=12.', '2+12=14.', 'The answer is 14.'] },
         { problem: 'Janet has 3 apples and buys 2 more.', solution: 'She has 3+2=5 apples.\nThe answer is 5.' },

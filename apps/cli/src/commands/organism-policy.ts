@@ -2,7 +2,7 @@ import { createOrganismPolicy, policyErrorKinds, type OrganismPolicyOptions, typ
 import { generatorPolicy, stepLinesPrompt } from '@reward-lens/search';
 import { parseNumberOption } from '../parse-number-option.js';
 import { UsageError } from '../usage-error.js';
-import type { LoadedPolicy, PolicySettings } from './search-policy.js';
+import type { LoadedPolicy, PolicySettings } from './search-policy-types.js';
 
 /** How `--policy organism:...` is written, for the help. */
 export const organismPolicyHelp = `organism[:error=<p>,rescue=<r>,kinds=<kind>+<kind>]: the organism's

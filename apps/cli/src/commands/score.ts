@@ -1,4 +1,5 @@
-import { ProcessRM } from '@reward-lens/core';
+import type { ProcessRM } from '@reward-lens/core';
+import { fromVllm } from '@reward-lens/remote';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
@@ -75,7 +76,7 @@ Examples:
 function openModel(settings: ScoreSettings): Promise<ProcessRM> {
   if (!settings.vllm) return loadProcessRM(settings);
   const apiKey = settings.vllm.apiKey ?? process.env.VLLM_API_KEY;
-  return ProcessRM.fromVllm(settings.vllm.url, {
+  return fromVllm(settings.vllm.url, {
     model: settings.vllm.model,
     recipe: settings.recipe!,
     ...(apiKey ? { apiKey } : {}),

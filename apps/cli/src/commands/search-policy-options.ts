@@ -3,7 +3,7 @@ import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
-import type { PolicySettings } from './search-policy.js';
+import type { PolicySettings } from './search-policy-types.js';
 
 /** The prompt a policy continues when --template is not given. */
 export const defaultPolicyTemplate = '{problem}\n\n{steps}';

@@ -1,40 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { InvalidInputError, createTextGenerator } from '@reward-lens/core';
-import { createOpenAICompletionsClient, generatorPolicy, type StepPolicy } from '@reward-lens/search';
-import { createScriptedPolicy, type ScriptedStep } from '@reward-lens/search/testing';
+import { createOpenAICompletionsClient } from '@reward-lens/remote';
+import { createScriptedPolicy, generatorPolicy, type ScriptedStep } from '@reward-lens/search';
 import { loadLanguageModel } from '../load-language-model.js';
 import { UsageError } from '../usage-error.js';
 import { loadOrganismPolicy, parseOrganismPolicyOptions } from './organism-policy.js';
 import { defaultPolicyTemplate } from './search-policy-options.js';
+import type { LoadedPolicy, PolicySettings } from './search-policy-types.js';
 
-/** How the policy samples, from the command line. */
-export interface PolicySettings {
-  temperature: number;
-  topP: number;
-  maxStepTokens: number;
-  maxSolutionTokens: number;
-  /** The policy model's backend (a local model). */
-  backend: string;
-  /** CPU threads a local policy model computes on (absent: every core). */
-  threads?: number;
-  /** The prompt, with `{problem}` and `{steps}` (each step followed by the delimiter). */
-  template: string;
-  /** What ends a step. */
-  delimiter: string;
-  /** For a URL: the served model's name (default: the first the server lists), key, streaming, limits. */
-  modelName?: string;
-  apiKey?: string;
-  stream: boolean;
-  timeoutMs: number;
-  concurrency: number;
-  retries: number;
-}
-
-export interface LoadedPolicy {
-  policy: StepPolicy;
-  description: string;
-  dispose(): Promise<void>;
-}
+export type { LoadedPolicy, PolicySettings } from './search-policy-types.js';
 
 /** A policy known by name: `parse` checks what follows `name:` (undefined when nothing does) and says how to load it. */
 interface NamedPolicy {
@@ -139,7 +113,7 @@ export async function loadPolicy(spec: PolicySpec, settings: PolicySettings): Pr
         stream: settings.stream,
         timeoutMs: settings.timeoutMs,
         concurrency: settings.concurrency,
-        maxRetries: settings.retries,
+        retries: settings.retries,
       });
       return {
         policy: generatorPolicy(client, { ...samplingOptions(spec.url, settings), concurrency: settings.concurrency }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { search } from '@reward-lens/search';
 import { createScriptedPolicy } from '@reward-lens/search/testing';
-import { startCompletionsTestServer } from '@reward-lens/search/testing/node';
+import { startCompletionsTestServer } from '@reward-lens/remote/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProcessRM } from '../load-process-rm.js';
 import { jsonLines, runMain } from '../testing/run-main.js';

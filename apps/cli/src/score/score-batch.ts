@@ -20,7 +20,7 @@ export async function scoreBatch(prm: ProcessRM, inputs: readonly RecordInput[],
   // A calibrated model's records name the calibration set and its domain, as its evidence does.
   const notes = prm.calibration ? [...prm.notes, calibrationNote(prm.calibration)] : prm.notes;
   const threshold = evidence.gauge === 'PROBABILITY' ? prm.calibration?.threshold : undefined;
-  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.backend.name, notes, ...(threshold ? { threshold } : {}) }, aggregateName);
+  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.source.name, notes, ...(threshold ? { threshold } : {}) }, aggregateName);
   return scored.map((record, index) => {
     const error = evidence.value.errors[index];
     return error ? { error: recordError(error) } : { scored: record };

@@ -39,7 +39,7 @@ export async function loadOnBackend(model: DemoModel, requested: BackendChoice):
   const started = performance.now();
   try {
     const prm = await model.load(requested);
-    return { prm, requested, backend: prm.backend.name, notes: prm.notes, loadMs: performance.now() - started };
+    return { prm, requested, backend: prm.source.name, notes: prm.notes, loadMs: performance.now() - started };
   } catch (error) {
     if (requested === 'auto' || !BackendResolutionError.isInstance(error)) throw error;
     const reasons = error.skipped.map((skipped) => skipped.reason).join('; ');
@@ -47,9 +47,9 @@ export async function loadOnBackend(model: DemoModel, requested: BackendChoice):
     return {
       prm,
       requested,
-      backend: prm.backend.name,
+      backend: prm.source.name,
       notes: prm.notes,
-      fallback: `${backendLabel(requested)} cannot run here (${reasons}), so the best available backend ran instead: ${prm.backend.name}.`,
+      fallback: `${backendLabel(requested)} cannot run here (${reasons}), so the best available backend ran instead: ${prm.source.name}.`,
       loadMs: performance.now() - started,
     };
   }

@@ -26,7 +26,7 @@ export function renderRunInfo(
       { class: 'backend-line' },
       'Ran on ',
       element('strong', { 'data-backend': loaded.backend, id: 'backend-name' }, loaded.backend),
-      ` (${loaded.prm.backend.info.description}); ${timing.join('; ')}.`,
+      ` (${loaded.prm.source.description}); ${timing.join('; ')}.`,
     ),
     loaded.fallback ? element('p', { class: 'fallback', role: 'alert', 'data-fallback': loaded.requested }, loaded.fallback) : null,
     element('p', { class: 'notes-heading' }, 'Why this backend (the SDK’s notes):'),

@@ -4,7 +4,8 @@ import type { RotaryTables } from '../model/rotary-embedding.js';
 import { BufferPool } from './buffer-pool.js';
 import { decoderParameters, type DecoderParameters } from './decoder-parameters.js';
 import { headBackward, headForward, headTangent, hiddenStatesBackward, readHiddenStates, type HeadTangentTape, type HeadTape } from './head-dual.js';
-import { createBackwardScratch, layerBackward, layerForward, layerTangent, type LayerTape, type PassContext } from './layer-dual.js';
+import { layerBackward, layerForward, layerTangent, type PassContext } from './layer-dual.js';
+import { createBackwardScratch, type LayerTape } from './layer-tape.js';
 import { packBatch, planReads, splitByRow, joinRows, type PackedBatch, type PlannedRead } from './packed-batch.js';
 import { productsOf } from './products.js';
 

@@ -1,5 +1,7 @@
-import type { DecoderConfig, DecoderModel, HeadKindV1 } from '@reward-lens/spec';
-import { compileHead, type TinyHeadStep } from './heads.js';
+import type { DecoderConfig, DecoderModel } from '@reward-lens/spec';
+import { compileHead, type HeadWeights } from './heads.js';
+
+export type { HeadWeights } from './heads.js';
 
 /** One decoder block's tensors, by role. */
 export interface LayerWeights {
@@ -15,14 +17,6 @@ export interface LayerWeights {
   gateWeight: Float32Array;
   upWeight: Float32Array;
   downWeight: Float32Array;
-}
-
-/** A head compiled from its description (`describeHead`): the operations to apply, in order. */
-export interface HeadWeights {
-  name: string;
-  kind: HeadKindV1;
-  width: number;
-  steps: TinyHeadStep[];
 }
 
 /**

@@ -1,40 +1,22 @@
-import { describeHead, unknownHeadOperation, type DecoderConfig, type HeadSpec } from '@reward-lens/spec';
+import { unknownHeadOperation, type DecoderConfig, type HeadKindV1, type HeadSpec } from '@reward-lens/spec';
+import { resolveHeadTensors, type ResolvedHeadStep } from '@reward-lens/spec/internal';
 import type { KernelSet } from '../kernels/kernel-set.js';
-import type { HeadWeights } from './decoder-weights.js';
 import { rmsNorm } from './rms-norm.js';
 
 /** A head's description compiled for these kernels: each operation with its tensors resolved. */
-export type TinyHeadStep =
-  | { op: 'rms-norm'; weight: Float32Array; eps: number }
-  | { op: 'linear'; weight: Float32Array; bias: Float32Array | undefined; inFeatures: number; outFeatures: number }
-  | { op: 'relu' };
+export type TinyHeadStep = ResolvedHeadStep<Float32Array>;
+
+/** A head compiled from its description (`describeHead`): the operations to apply, in order. */
+export interface HeadWeights {
+  name: string;
+  kind: HeadKindV1;
+  width: number;
+  steps: TinyHeadStep[];
+}
 
 /** Compiles `describeHead(config, head)`: every operation of the description, none dropped. */
 export function compileHead(config: DecoderConfig, head: HeadSpec, tensor: (name: string) => Float32Array): HeadWeights {
-  const description = describeHead(config, head);
-  const steps = description.operations.map((operation): TinyHeadStep => {
-    switch (operation.op) {
-      case 'rms-norm':
-        return { op: 'rms-norm', weight: tensor(operation.weight), eps: operation.eps };
-      case 'linear': {
-        const { inFeatures, outFeatures } = operation;
-        return {
-          op: 'linear',
-          weight: tensor(operation.weight),
-          bias: operation.bias === undefined ? undefined : tensor(operation.bias),
-          inFeatures,
-          outFeatures,
-        };
-      }
-      case 'relu':
-        return { op: 'relu' };
-      default:
-        return unknownHeadOperation(operation);
-    }
-  });
-  const last = steps[steps.length - 1];
-  if (last?.op !== 'linear') throw new Error(`head "${head.name}" does not end with its output projection`);
-  return { name: head.name, kind: head.kind, width: description.width, steps };
+  return resolveHeadTensors(config, head, (name) => tensor(name));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { describeHead, headWidth, unknownHeadOperation, type HeadDescription, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/spec';
+import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/spec';
+import { resolveHeadTensors, type ResolvedHead } from '@reward-lens/spec/internal';
 
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
@@ -96,42 +97,29 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
   };
   const heads = new Map<string, GpuHeadWeights>();
   for (const head of config.heads) {
-    const steps = compileHead(describeHead(config, head), {
-      matrix: (name) => once(name, () => matrix(name, tensor(name))),
-      vector: (name) => once(name, () => vector(name)),
-    });
+    const steps = compileHead(
+      resolveHeadTensors(config, head, (name, shape) => once(name, () => (shape === 'matrix' ? matrix(name, tensor(name)) : vector(name)))),
+    );
     heads.set(head.name, { name: head.name, kind: head.kind, width: headWidth(config, head), steps });
   }
   const rotary = new GpuRotaryTables(runtime, config.headDim, config.maxPositions, config.ropeTheta);
   return { config, weightType, embedTokens, layers, heads, rotary, buffers, byteLength: byteLength + rotary.byteLength };
 }
 
-/** Compiles a head's description into GPU steps: every operation kept, each ReLU fused into the linear layer before it. */
-export function compileHead(description: HeadDescription, upload: { matrix: (name: string) => GPUBuffer; vector: (name: string) => GPUBuffer }): GpuHeadStep[] {
+/** A head's resolved steps as GPU steps: every operation kept, each ReLU fused into the linear layer before it. */
+export function compileHead(head: ResolvedHead<GPUBuffer>): GpuHeadStep[] {
   const steps: GpuHeadStep[] = [];
-  for (const operation of description.operations) {
-    switch (operation.op) {
-      case 'rms-norm':
-        steps.push({ op: 'rms-norm', weight: upload.vector(operation.weight), eps: operation.eps, size: operation.size });
-        break;
-      case 'linear': {
-        const { inFeatures, outFeatures } = operation;
-        const bias = operation.bias === undefined ? undefined : upload.vector(operation.bias);
-        steps.push({ op: 'linear', weight: upload.matrix(operation.weight), bias, inFeatures, outFeatures, relu: false });
-        break;
-      }
-      case 'relu': {
-        const previous = steps[steps.length - 1];
-        if (previous?.op !== 'linear' || previous.relu) throw new Error(`head "${description.name}": a ReLU must follow a linear layer on WebGPU`);
-        previous.relu = true;
-        break;
-      }
-      default:
-        unknownHeadOperation(operation);
+  for (const step of head.steps) {
+    if (step.op !== 'relu') {
+      steps.push(step.op === 'linear' ? { ...step, relu: false } : step);
+      continue;
     }
+    const previous = steps[steps.length - 1];
+    if (previous?.op !== 'linear' || previous.relu) throw new Error(`head "${head.name}": a ReLU must follow a linear layer on WebGPU`);
+    previous.relu = true;
   }
   const last = steps[steps.length - 1];
-  if (last?.op !== 'linear' || last.relu) throw new Error(`head "${description.name}" does not end with its output projection`);
+  if (last?.op !== 'linear' || last.relu) throw new Error(`head "${head.name}" does not end with its output projection`);
   return steps;
 }
 

@@ -1,4 +1,5 @@
 import { type BackendV1, type CacheHandleV1, InvalidInputError } from '@reward-lens/spec';
+import { padRows } from '@reward-lens/spec/internal';
 
 import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import { Sampler } from './sampler.js';
@@ -101,15 +102,9 @@ export async function generate(backend: BackendV1, tokenizer: PrmTokenizer, prom
 
 /** One forward pass over each pending row's new tokens (after its cache); the LM logits at each row's last token. */
 async function stepForward(backend: BackendV1, head: string, pending: { row: Row; ids: number[] }[]): Promise<Float32Array[]> {
-  const sequenceLength = Math.max(...pending.map(({ ids }) => ids.length));
-  const inputIds = new Int32Array(pending.length * sequenceLength);
-  const attentionMask = new Uint8Array(pending.length * sequenceLength);
-  pending.forEach(({ ids }, row) => {
-    inputIds.set(ids, row * sequenceLength);
-    attentionMask.fill(1, row * sequenceLength, row * sequenceLength + ids.length);
-  });
+  const { batchSize, sequenceLength, inputIds, attentionMask } = padRows(pending.map(({ ids }) => ids));
   const result = await backend.doForward({
-    batchSize: pending.length,
+    batchSize,
     sequenceLength,
     inputIds,
     attentionMask,

@@ -1,4 +1,5 @@
 import type { BackendV1, ReadRequestV1 } from '@reward-lens/spec';
+import { padRows } from '@reward-lens/spec/internal';
 
 export interface SequenceReads {
   inputIds: Int32Array;
@@ -49,15 +50,15 @@ export async function forwardReadsInBatches(
   let results: { values: Float32Array[]; width: number }[] | undefined;
   const pass = (start: number) => {
     const batch = sequences.slice(start, start + options.batchSize);
-    const sequenceLength = Math.max(...batch.map((sequence) => sequence.inputIds.length));
-    const inputIds = new Int32Array(batch.length * sequenceLength).fill(options.padTokenId);
-    const attentionMask = new Uint8Array(batch.length * sequenceLength);
+    const padded = padRows(
+      batch.map((sequence) => sequence.inputIds),
+      { padTokenId: options.padTokenId, side: options.padding },
+    );
+    const { sequenceLength, inputIds, attentionMask } = padded;
     const positions: number[][] = [];
     const perRead: number[][][] = [];
     batch.forEach((sequence, row) => {
-      const shift = options.padding === 'left' ? sequenceLength - sequence.inputIds.length : 0;
-      inputIds.set(sequence.inputIds, row * sequenceLength + shift);
-      attentionMask.fill(1, row * sequenceLength + shift, row * sequenceLength + shift + sequence.inputIds.length);
+      const shift = padded.shifts[row]!;
       positions.push(sequence.positions.map((position) => position + shift));
       (sequence.readPositions ?? []).forEach((own, read) => {
         perRead[read] ??= [];

@@ -1,4 +1,4 @@
-import { type BackendV1, hasCapability, InvalidInputError, RewardLensError, UnsupportedCapabilityError } from '@reward-lens/spec';
+import { type BackendV1, type Capabilities, hasCapability, InvalidInputError, RewardLensError, UnsupportedCapabilityError } from '@reward-lens/spec';
 
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { Segmentation } from '../segmenter/types.js';
@@ -37,7 +37,7 @@ const noDetector =
 export function resolveStepDetection(
   mode: StepDetectionMode | undefined,
   value: StepDetector | null | undefined,
-  backend: BackendV1,
+  backend: BackendV1 | { name: string; capabilities: Capabilities },
   recipe: ReadingRecipe,
 ): StepDetectionSetting {
   const chosen = mode ?? 'auto';
@@ -56,7 +56,8 @@ export function resolveStepDetection(
     return { mode: chosen, detector: undefined, advice: noDetector + addDelimiter };
   }
   const detector = validateStepDetector(value, 'options.stepDetector');
-  const mismatch = stepDetectorMismatch(detector, backend.info, recipe);
+  // A score source (no `info`) has no hidden states: it cannot run a detector, as a backend without ACTIVATIONS cannot.
+  const mismatch = 'info' in backend ? stepDetectorMismatch(detector, backend.info, recipe) : null;
   if (mismatch !== null) {
     if (chosen === 'learned') throw new InvalidInputError(mismatch, { location: 'options.stepDetector' });
     return { mode: chosen, detector: undefined, advice: `${mismatch}, so it is not used; ${addDelimiter}` };

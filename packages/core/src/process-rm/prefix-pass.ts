@@ -1,4 +1,5 @@
 import type { BackendV1, CacheHandleV1, ReadRequestV1 } from '@reward-lens/spec';
+import { padRows } from '@reward-lens/spec/internal';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 
 /** Some tokens of one candidate prefix, run from a cache of the tokens before them. */
@@ -41,13 +42,7 @@ export async function runPrefixPass(context: PassContext, rows: readonly PassRow
   try {
     for (let first = 0; first < rows.length; first += context.batchSize) {
       const chunk = rows.slice(first, first + context.batchSize);
-      const sequenceLength = Math.max(...chunk.map((row) => row.tokens.length));
-      const inputIds = new Int32Array(chunk.length * sequenceLength);
-      const attentionMask = new Uint8Array(chunk.length * sequenceLength);
-      chunk.forEach((row, index) => {
-        inputIds.set(row.tokens, index * sequenceLength);
-        attentionMask.fill(1, index * sequenceLength, index * sequenceLength + row.tokens.length);
-      });
+      const { sequenceLength, inputIds, attentionMask } = padRows(chunk.map((row) => row.tokens));
       const read: ReadRequestV1 = {
         kind: 'head',
         head: context.recipe.head,

@@ -1,14 +1,4 @@
-import {
-  type BackendV1,
-  type ForwardRequestV1,
-  type ReadGradientsV1,
-  type ReadResultV1,
-  Capability,
-  InvalidInputError,
-  type DecoderModel,
-  createRandomDecoder,
-  createSeededRandom,
-} from '@reward-lens/spec';
+import { type BackendV1, Capability, InvalidInputError, type DecoderModel, createRandomDecoder, createSeededRandom } from '@reward-lens/spec';
 
 import { ProcessRM } from '../process-rm/process-rm.js';
 import type { StepTokenGradients } from '../process-rm/step-gradients.js';
@@ -19,23 +9,23 @@ import type { ConformanceHarness } from './conformance-harness.js';
 import { requireCapability, SuiteBuilder } from './conformance-suite.js';
 import { referenceForward } from './reference/reference-decoder.js';
 import { referenceHead } from './reference/reference-head.js';
+import {
+  coefficients,
+  differenceTolerance,
+  dot,
+  embeddingName,
+  linearLoss,
+  relativeMapError,
+  shifted,
+  tokens,
+  unitDirection,
+  valueBatch,
+} from './gradient-conformance-math.js';
+import { defineHvpTests } from './hvp-conformance-tests.js';
+import type { GradientConformanceTestName, GradientTest } from './gradient-test.js';
 
-export type GradientConformanceTestName =
-  | 'flags and methods agree'
-  | 'backward reads equal forward reads'
-  | 'gradient matches finite differences'
-  | 'gradient adds over rows and ignores padding'
-  | 'input-embedding gradient is the embedding row gradient'
-  | 'input embeddings replace the token embeddings'
-  | 'integrated gradients add up'
-  | 'rejects bad gradient requests'
-  | 'hvp matches finite differences of the gradient'
-  | 'hvp is symmetric'
-  | 'hvp carries the loss curvature'
-  | 'step gradients are causal'
-  | 'score hvp';
+export type { GradientConformanceTestName, GradientTest } from './gradient-test.js';
 
-/** Gradient tests not to run, each group with its reason (reported as skipped, with the reason). */
 export type GradientConformanceSkipList = readonly { reason: string; tests: readonly GradientConformanceTestName[] }[];
 
 export interface GradientConformanceOptions {
@@ -48,82 +38,6 @@ export interface GradientConformanceOptions {
   /** Label in the suite's name. */
   label?: string;
 }
-
-const embeddingName = 'model.embed_tokens.weight';
-
-function tokens(text: string): Int32Array {
-  const tokenizer = createByteBpeTokenizer();
-  return Int32Array.from([tokenizer.bosTokenId!, ...tokenizer.encode(text).ids]);
-}
-
-/** Rows padded on `side`, a value-head read at every real token of each row. */
-function valueBatch(rows: Int32Array[], side: 'left' | 'right'): ForwardRequestV1 {
-  const sequenceLength = Math.max(...rows.map((row) => row.length));
-  const inputIds = new Int32Array(rows.length * sequenceLength);
-  const attentionMask = new Uint8Array(rows.length * sequenceLength);
-  const positions = rows.map((row, index) => {
-    const shift = side === 'left' ? sequenceLength - row.length : 0;
-    inputIds.set(row, index * sequenceLength + shift);
-    attentionMask.fill(1, index * sequenceLength + shift, index * sequenceLength + shift + row.length);
-    return Array.from(row, (_, position) => position + shift);
-  });
-  return { batchSize: rows.length, sequenceLength, inputIds, attentionMask, reads: [{ kind: 'head', head: 'value', positions }] };
-}
-
-/** Fixed coefficients `a` for a loss `Σ a·r` over a value read, per row in the row's own token order. */
-function coefficients(rows: Int32Array[], seed: number): Float32Array[] {
-  const random = createSeededRandom(seed);
-  return rows.map((row) => Float32Array.from(row, () => random() * 2 - 1));
-}
-
-const linearLoss = (reads: readonly ReadResultV1[], weights: readonly Float32Array[]) =>
-  reads[0]!.values.reduce((total, values, row) => total + values.reduce((sum, value, index) => sum + value * weights[row]![index]!, 0), 0);
-
-/** A direction over every tensor, each tensor's part of norm 1/sqrt(tensors), so the whole has norm 1. */
-function unitDirection(model: DecoderModel, seed: number): Map<string, Float32Array> {
-  const random = createSeededRandom(seed);
-  const share = 1 / Math.sqrt(model.tensors.size);
-  return new Map(
-    [...model.tensors].map(([name, tensor]) => {
-      const values = Float32Array.from(tensor, () => random() * 2 - 1);
-      const norm = Math.hypot(...values);
-      return [name, values.map((value) => (value / norm) * share)];
-    }),
-  );
-}
-
-function shifted(model: DecoderModel, direction: ReadonlyMap<string, Float32Array>, step: number): DecoderModel {
-  return {
-    config: model.config,
-    tensors: new Map([...model.tensors].map(([name, tensor]) => [name, tensor.map((value, index) => value + step * (direction.get(name)?.[index] ?? 0))])),
-  };
-}
-
-function dot(a: ReadonlyMap<string, Float32Array>, b: ReadonlyMap<string, Float32Array>): number {
-  let sum = 0;
-  for (const [name, values] of a) {
-    const other = b.get(name);
-    if (other) for (let index = 0; index < values.length; index++) sum += values[index]! * other[index]!;
-  }
-  return sum;
-}
-
-/** max |actual - expected| / max |expected|, over every tensor. */
-function relativeMapError(actual: ReadonlyMap<string, Float32Array>, expected: ReadonlyMap<string, Float64Array | Float32Array>): number {
-  let difference = 0;
-  let magnitude = 0;
-  for (const [name, values] of expected) {
-    const mine = actual.get(name)!;
-    for (let index = 0; index < values.length; index++) {
-      difference = Math.max(difference, Math.abs(mine[index]! - values[index]!));
-      magnitude = Math.max(magnitude, Math.abs(values[index]!));
-    }
-  }
-  return difference / magnitude;
-}
-
-/** Finite differences in float32 arithmetic are coarse: these bound their error, not the backend's. */
-const differenceTolerance = (precision: BackendV1['precision']) => (precision === 'fp32' ? 2e-2 : 1e-1);
 
 /**
  * The suite a backend claiming GRADIENTS (and HVP) must pass, beside `runBackendConformance`:
@@ -155,7 +69,12 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
     }
   };
   /** A test of a flag: skipped, with the reason, when the backend does not declare it. */
-  const test = (name: GradientConformanceTestName, flag: 'GRADIENTS' | 'HVP' | null, model: DecoderModel, body: (backend: BackendV1) => Promise<void>) =>
+  const test: GradientTest = (
+    name: GradientConformanceTestName,
+    flag: 'GRADIENTS' | 'HVP' | null,
+    model: DecoderModel,
+    body: (backend: BackendV1) => Promise<void>,
+  ) =>
     suite.test(name, (context) =>
       withBackend(model, async (backend) => {
         if (flag !== null) requireCapability(context, backend, flag);
@@ -403,129 +322,7 @@ export function runGradientConformance(options: GradientConformanceOptions): voi
           }
         });
 
-        test('hvp matches finite differences of the gradient', 'HVP', model, async (backend) => {
-          const request = valueBatch(rows, 'right');
-          const direction = unitDirection(model, 5);
-          const result = await backend.doHvp!({ ...request, readGradients: [weights], direction: { parameters: direction } });
-          checkBelow(
-            relativeMapError(result.parameters!, (await backend.doBackward!({ ...request, readGradients: [weights] })).parameters!),
-            1e-5,
-            "doHvp's gradient vs doBackward's: relative error",
-          );
-          const step = 1e-2;
-          const gradientAt = (sign: number) =>
-            withBackend(
-              shifted(model, direction, sign * step),
-              async (moved) => (await moved.doBackward!({ ...request, readGradients: [weights] })).parameters!,
-            );
-          const [plus, minus] = [await gradientAt(1), await gradientAt(-1)];
-          const difference = new Map(
-            [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
-          );
-          checkBelow(
-            relativeMapError(result.hvp.parameters!, difference),
-            differenceTolerance(backend.precision) * 5,
-            'hvp vs central differences of the gradient: relative error',
-          );
-        });
-
-        test('hvp is symmetric', 'HVP', model, async (backend) => {
-          const request = valueBatch(rows, 'right');
-          const [u, v] = [unitDirection(model, 6), unitDirection(model, 7)];
-          const hu = (await backend.doHvp!({ ...request, readGradients: [weights], direction: { parameters: u } })).hvp.parameters!;
-          const hv = (await backend.doHvp!({ ...request, readGradients: [weights], direction: { parameters: v } })).hvp.parameters!;
-          const [uHv, vHu] = [dot(u, hv), dot(v, hu)];
-          checkAtMost(Math.abs(uHv - vHu), 1e-3 * Math.max(Math.abs(uHv), 1e-3), `|u·Hv - v·Hu| (u·Hv ${uHv}, v·Hu ${vHu})`);
-        });
-
-        test('hvp carries the loss curvature', 'HVP', model, async (backend) => {
-          // L = Σ a·r + ½ Σ r²: its gradient in the reads is a + r, its curvature the identity.
-          const request = valueBatch(rows, 'right');
-          const seeds = (reads: readonly ReadResultV1[]): ReadGradientsV1 => [
-            reads[0]!.values.map((values, row) => values.map((value, index) => weights[row]![index]! + value)),
-          ];
-          const direction = unitDirection(model, 8);
-          const result = await backend.doHvp!({
-            ...request,
-            readGradients: seeds,
-            direction: { parameters: direction },
-            readHessianProduct: (_, tangents) => [tangents[0]!.values.map((values) => values.slice())],
-          });
-          const step = 1e-2;
-          const gradientAt = (sign: number) =>
-            withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doBackward!({ ...request, readGradients: seeds })).parameters!);
-          const [plus, minus] = [await gradientAt(1), await gradientAt(-1)];
-          const difference = new Map(
-            [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
-          );
-          checkBelow(
-            relativeMapError(result.hvp.parameters!, difference),
-            differenceTolerance(backend.precision) * 5,
-            'hvp vs central differences of the gradient: relative error',
-          );
-          // The reads' tangents are J·v: a directional derivative of the reads.
-          const readsAt = (sign: number) =>
-            withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doForward(request)).reads[0]!.values);
-          const [up, down] = [await readsAt(1), await readsAt(-1)];
-          result.readTangents[0]!.values.forEach((values, row) => {
-            const expected = values.map((_, index) => (up[row]![index]! - down[row]![index]!) / (2 * step));
-            const scale = Math.max(...expected.map(Math.abs));
-            checkWithin(values, expected, differenceTolerance(backend.precision) * scale, `read tangents of row ${row} vs central differences of the reads`);
-          });
-        });
-
-        test('step gradients are causal', 'GRADIENTS', model, async (backend) => {
-          const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
-          const pair = conformancePairs[0]!;
-          const scores = (await prm.stepScores([pair])).value.curves[0]!;
-          const { value } = await prm.stepGradients([pair], { output: 'vector' });
-          const explained = value.pairs[0]!;
-          checkEqual(
-            explained.steps.map((step) => step.step),
-            [0, 1, 2],
-            'explained steps',
-          );
-          checkEqual(value.hiddenSize, config.hiddenSize, 'hiddenSize');
-          for (const step of explained.steps) {
-            const what = `step ${step.step}`;
-            checkAtMost(Math.abs(step.score - scores[step.step]!), 1e-4 * Math.max(1, Math.abs(scores[step.step]!)), `${what}: |score - stepScores'|`);
-            checkEqual(step.norms.length, explained.inputIds.length, `${what}: norms length`);
-            for (let token = step.readTokenIndex + 1; token < step.norms.length; token++)
-              checkEqual(step.norms[token], 0, `${what}: norm of token ${token} after the read`);
-            check(step.norms[step.readTokenIndex]! > 0, `${what}: norm at the read token is ${step.norms[step.readTokenIndex]}, expected above 0`);
-            checkEqual(step.vectors?.length, explained.inputIds.length * config.hiddenSize, `${what}: vectors length`);
-            if ((backend.capabilities & Capability.ACTIVATIONS) !== 0)
-              check(step.gradientTimesInput.every(Number.isFinite), `${what}: gradientTimesInput is not all finite`);
-          }
-          const only = await prm.stepGradients([pair], { steps: [1] });
-          checkEqual(
-            only.value.pairs[0]!.steps.map((step) => step.step),
-            [1],
-            'steps: [1] explains step 1 only',
-          );
-          checkEqual(only.value.pairs[0]!.steps[0]!.norms, explained.steps[1]!.norms, 'step 1 explained alone vs with the others: norms');
-        });
-
-        test('score hvp', 'HVP', model, async (backend) => {
-          const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
-          const pair = conformancePairs[0]!;
-          const length = prm.tokenize(pair).inputIds.length;
-          const random = createSeededRandom(12);
-          const direction = () => Float32Array.from({ length: length * config.hiddenSize }, () => random() * 2 - 1);
-          const [u, v] = [direction(), direction()];
-          const hu = (await prm.hvp(pair, { direction: { inputEmbeddings: u }, wrt: { parameters: false } })).value;
-          const hv = (await prm.hvp(pair, { direction: { inputEmbeddings: v } })).value;
-          checkEqual(hv.step, 2, 'hvp step (default: the last)');
-          check(hv.gradient.parameters !== undefined, 'hvp: parameter gradients expected by default');
-          check(hu.gradient.parameters === undefined, 'hvp with wrt.parameters false: no parameter gradients expected');
-          const vectors = (await prm.stepGradients([pair], { output: 'vector', steps: [2] })).value.pairs[0]!.steps[0]!.vectors!;
-          const scale = Math.max(...vectors.map(Math.abs));
-          checkWithin(hv.gradient.inputEmbeddings!, vectors, 1e-4 * scale, "hvp's input-embedding gradient vs stepGradients' vectors");
-          const uHv = u.reduce((sum, value, index) => sum + value * hv.hvp.inputEmbeddings![index]!, 0);
-          const vHu = v.reduce((sum, value, index) => sum + value * hu.hvp.inputEmbeddings![index]!, 0);
-          checkAtMost(Math.abs(uHv - vHu), 1e-3 * Math.max(Math.abs(uHv), 1e-6), `|u·Hv - v·Hu| (u·Hv ${uHv}, v·Hu ${vHu})`);
-          await checkRejects(prm.hvp(pair, { step: 7, direction: {} }), { code: 'INVALID_INPUT' }, 'hvp at a step that does not exist');
-        });
+        defineHvpTests({ test, withBackend, model, config, rows, weights });
       });
     }
   });

@@ -52,7 +52,7 @@ export async function denseRewards(
     if (!hasCapability(prm.caps, 'PREFIX_SCORES')) {
       throw new UnsupportedCapabilityError({
         capability: 'PREFIX_SCORES',
-        backend: prm.backend.name,
+        backend: prm.source.name,
         operation: 'reading V(∅) for progress rewards (pass a numeric initialValue instead)',
       });
     }

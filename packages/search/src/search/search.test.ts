@@ -4,7 +4,7 @@ import { meterBackend } from './meter-backend.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatorPolicy } from '../policy/generator-policy.js';
 import { createRulePrm } from '../testing/rule-prm.js';
-import { createScriptedPolicy } from '../testing/scripted-policy.js';
+import { createScriptedPolicy } from '../policy/scripted-policy.js';
 import { search } from './search.js';
 
 const problem = 'Compute 2 + 3, then multiply by 4.';

@@ -10,5 +10,5 @@ export {
   parseChainProblem,
   type ChainPolicyOptions,
 } from './chain-policy.js';
-export { createScriptedPolicy, type ScriptedPolicy, type ScriptedPolicyOptions, type ScriptedStep } from './scripted-policy.js';
+export { createScriptedPolicy, type ScriptedPolicy, type ScriptedPolicyOptions, type ScriptedStep } from '../policy/scripted-policy.js';
 export { arithmeticRule, createRuleBackend, createRulePrm, type TextRule } from './rule-prm.js';

@@ -1,4 +1,4 @@
-import type { VllmErrorResponse } from '@reward-lens/core';
+import type { VllmErrorResponse } from '@reward-lens/remote';
 
 /**
  * A request the server answers with an error status. The body is vLLM's error shape

@@ -52,7 +52,7 @@ export const stepScoreRecords: RecordScorer = {
         steps: evidence.value.steps[index]!.map((step) => step.text),
         meta,
         notes: [...modelNotes, ...notes],
-        backend: prm.backend.name,
+        backend: prm.source.name,
         gauge: evidence.gauge,
         trust: recordTrust(evidence, index),
       };

@@ -1,4 +1,4 @@
-import type { VllmModelList } from '@reward-lens/core';
+import type { VllmModelList } from '@reward-lens/remote';
 import type { RouteAnswer, RouteContext } from './route-context.js';
 
 /** `GET /v1/models`: the served model, as vLLM lists it (`ModelList` of one `ModelCard`). */
@@ -14,7 +14,7 @@ export function modelsRoute(context: RouteContext, startedAt: number): RouteAnsw
         owned_by: 'reward-lens',
         root: name,
         parent: null,
-        max_model_len: context.prm.backend.info.maxPositions,
+        max_model_len: context.prm.source.maxPositions,
         permission: [],
       },
     ],

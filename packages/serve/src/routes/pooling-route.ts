@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { VllmPoolingResponse } from '@reward-lens/core';
+import type { VllmPoolingResponse } from '@reward-lens/remote';
 import { parsePoolingRequest } from '../pooling/parse-pooling-request.js';
 import { poolJob } from '../server-jobs.js';
 import type { RouteAnswer, RouteContext } from './route-context.js';

@@ -1,4 +1,4 @@
-import type { BackendV1, ForwardRequestV1, ReadGradientsV1, ReadingRecipe, ReadResultV1 } from '@reward-lens/core';
+import { padRows, type BackendV1, type ForwardRequestV1, type ReadGradientsV1, type ReadingRecipe, type ReadResultV1 } from '@reward-lens/core';
 import type { TrainingExample } from '../data/training-example.js';
 import { nextTokenLoss } from './next-token-loss.js';
 import { stepCrossEntropy } from './step-cross-entropy.js';
@@ -23,13 +23,10 @@ export function batchRequest(
   padTokenId: number,
   options: { languageModel?: boolean } = {},
 ): ForwardRequestV1 {
-  const sequenceLength = Math.max(...examples.map((example) => example.inputIds.length));
-  const inputIds = new Int32Array(examples.length * sequenceLength).fill(padTokenId);
-  const attentionMask = new Uint8Array(examples.length * sequenceLength);
-  examples.forEach((example, row) => {
-    inputIds.set(example.inputIds, row * sequenceLength);
-    attentionMask.fill(1, row * sequenceLength, row * sequenceLength + example.inputIds.length);
-  });
+  const { sequenceLength, inputIds, attentionMask } = padRows(
+    examples.map((example) => example.inputIds),
+    { padTokenId },
+  );
   const positions = examples.map((example) => example.readPositions.filter((position) => position >= 0));
   const reads: ForwardRequestV1['reads'][number][] = [{ kind: 'head', head: recipe.head, positions, ...(columns ? { columns } : {}) }];
   if (options.languageModel) reads.push({ kind: 'head', head: auxiliaryLanguageModelHead, positions: examples.map(languageModelPositions) });

@@ -1,0 +1,3 @@
+import { rewardLensProject } from '../../vitest.shared.js';
+
+export default rewardLensProject('remote');

@@ -1,0 +1,5 @@
+// @reward-lens/spec/internal: what first-party backends share beyond the spec itself. Third-party
+// backends may use it too; it follows the package's semver like the main entry.
+export { BackendCacheHandle, collectedHolding, ownCacheHandle, type CacheHolding, type CacheOwner } from './cache-handle.js';
+export { padRows, type PaddedRows } from './pad-rows.js';
+export { resolveHeadTensors, type ResolvedHead, type ResolvedHeadStep } from './resolve-head-tensors.js';
