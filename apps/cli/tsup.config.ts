@@ -12,7 +12,8 @@ const shared = {
 
 export default defineConfig([
   // The library entry (`main`), for embedding: ESM, CJS and types. The types use Node's streams:
-  // the reference makes @types/node (a dependency) part of a consumer's program.
+  // the reference asks for @types/node in a consumer's program, as any Node library's types do
+  // (not a dependency: that would pull the newest @types/node into every user's tree).
   {
     ...shared,
     entry: { index: 'src/index.ts' },

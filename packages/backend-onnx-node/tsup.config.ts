@@ -1,13 +1,3 @@
-import { defineConfig } from 'tsup';
+import { rewardLensBuild } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', register: 'src/register.ts' },
-  format: ['esm', 'cjs'],
-  // Shared chunks in CommonJS too: the entries share one copy of each module, as in ESM.
-  splitting: true,
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'es2022',
-  external: [/^@reward-lens\//, 'onnxruntime-node'],
-});
+export default rewardLensBuild({ index: 'src/index.ts', register: 'src/register.ts' }, { external: ['onnxruntime-node'] });

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { defineConfig } from 'tsup';
+import { rewardLensBuild } from '../../tsup.shared.js';
 
 /** The browser platform names its worker by its source file; the built one is `tiny-worker.js`. */
 const builtWorkerName = {
@@ -12,8 +12,8 @@ const builtWorkerName = {
   },
 };
 
-export default defineConfig({
-  entry: {
+export default rewardLensBuild(
+  {
     index: 'src/index.ts',
     register: 'src/register.ts',
     // The worker thread's code, and the two targets of `#tiny-platform` (package.json "imports"):
@@ -22,15 +22,11 @@ export default defineConfig({
     'platform-node': 'src/platform-node.ts',
     'platform-browser': 'src/platform-browser.ts',
   },
-  format: ['esm', 'cjs'],
-  // Shared chunks in CommonJS too: the entries share one copy of each module, as in ESM.
-  splitting: true,
-  dts: { entry: { index: 'src/index.ts', register: 'src/register.ts' } },
-  sourcemap: true,
-  clean: true,
-  // CommonJS: `import.meta.url` (where the worker file is) from __filename.
-  shims: true,
-  target: 'es2022',
-  external: [/^@reward-lens\//, '#tiny-platform'],
-  esbuildPlugins: [builtWorkerName],
-});
+  {
+    dts: { entry: { index: 'src/index.ts', register: 'src/register.ts' } },
+    // CommonJS: `import.meta.url` (where the worker file is) from __filename.
+    shims: true,
+    external: ['#tiny-platform'],
+    esbuildPlugins: [builtWorkerName],
+  },
+);

@@ -1,13 +1,9 @@
-import { defineConfig } from 'tsup';
+import { rewardLensBuild } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'es2022',
-  // import.meta.url locates model/ beside dist/, in the CommonJS build too.
-  shims: true,
-  external: [/^@reward-lens\//],
-});
+export default rewardLensBuild(
+  { index: 'src/index.ts', browser: 'src/browser.ts' },
+  {
+    // import.meta.url locates model/ beside dist/, in the CommonJS build too.
+    shims: true,
+  },
+);

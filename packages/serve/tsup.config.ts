@@ -1,12 +1,3 @@
-import { defineConfig } from 'tsup';
+import { rewardLensBuild } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
-  external: [/^@reward-lens\//],
-});
+export default rewardLensBuild({ index: 'src/index.ts' }, { target: 'node20', platform: 'node' });

@@ -11,7 +11,7 @@ import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOnnxNodeBackend, onnxNodeBackendRegistration } from './index.js';
-import { batchOf, idsOf, valueAt } from './test-support/requests.js';
+import { batchOf, idsOf, valueAt } from '../test/support/requests.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-node-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -121,7 +121,7 @@ describe('loading models', () => {
   it('creates a session for the read-positions graph without onnxruntime warnings or errors (verbose log, child process)', async () => {
     const folder = join(root, 'log-check');
     await writeOnnxModelFolder(folder, { model, onnx: { withPast: true, hiddenStates: true } });
-    const child = fileURLToPath(new URL('./test-support/create-session-child.ts', import.meta.url));
+    const child = fileURLToPath(new URL('../test/support/create-session-child.ts', import.meta.url));
     const packageRoot = fileURLToPath(new URL('..', import.meta.url));
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,

@@ -4,7 +4,7 @@ import { expectClose } from '@reward-lens/core/testing';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOnnxNodeBackend } from './index.js';
-import { batchOf, idsOf, valueAt } from './test-support/requests.js';
+import { batchOf, idsOf, valueAt } from '../test/support/requests.js';
 
 const TOLERANCE = 1e-4;
 const model = createRandomDecoder({ seed: 21 });

@@ -5,7 +5,7 @@ import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { expectClose } from '@reward-lens/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOnnxNodeBackend } from './index.js';
-import { batchOf, idsOf } from './test-support/requests.js';
+import { batchOf, idsOf } from '../test/support/requests.js';
 
 const model = createRandomDecoder({ seed: 31 });
 const graph = exportDecoderToOnnx(model, { withPast: true, hiddenStates: true, readPositions: true });
@@ -61,7 +61,7 @@ describe('onnx-node: a batch above maxRunBytes runs in row groups', () => {
   });
 
   it('runs one forward of 8 rows of 2,000 tokens in bounded memory (child process, peak RSS): 1.7 GB before groups', () => {
-    const script = fileURLToPath(new URL('./test-support/run-memory-child.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../test/support/run-memory-child.ts', import.meta.url));
     const child = spawnSync(process.execPath, ['--conditions=@reward-lens/source', '--import', 'tsx', script], {
       encoding: 'utf8',
       env: { ...process.env, NODE_OPTIONS: '' },

@@ -2,8 +2,8 @@ import type { ReadRequestV1 } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 import type { KernelChoice } from './kernels/kernel-choice.js';
-import { batchRequest, range } from './test-support/requests.js';
-import { testModel, tokenIds } from './test-support/test-models.js';
+import { batchRequest, range } from '../test/support/requests.js';
+import { testModel, tokenIds } from '../test/support/test-models.js';
 
 /** Reads every kind, at every real position of a row. */
 function everyRead(numLayers: number) {

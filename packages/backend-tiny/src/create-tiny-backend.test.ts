@@ -11,8 +11,8 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync, type TinyBackendOptions } from './create-tiny-backend.js';
 import { scalarKernels, type KernelSet } from './kernels/kernel-set.js';
-import { batchRequest, range } from './test-support/requests.js';
-import { testModel, tokenIds } from './test-support/test-models.js';
+import { batchRequest, range } from '../test/support/requests.js';
+import { testModel, tokenIds } from '../test/support/test-models.js';
 
 const ids = tokenIds(10, tinyDecoderConfig.vocabSize);
 const valueRead = batchRequest([ids], () => [{ kind: 'head', head: 'value', positions: [range(10)] }]);

@@ -1,8 +1,8 @@
 import { BackendContractError, type BackendV1, type CacheHandleV1, type ForwardRequestV1 } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
-import { batchRequest, range, relativeError } from './test-support/requests.js';
-import { testModel, tokenIds } from './test-support/test-models.js';
+import { batchRequest, range, relativeError } from '../test/support/requests.js';
+import { testModel, tokenIds } from '../test/support/test-models.js';
 
 const TOLERANCE = 1e-5;
 const model = testModel(21, { numKvHeads: 2, attentionBias: true });

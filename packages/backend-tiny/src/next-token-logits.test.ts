@@ -2,7 +2,7 @@ import { createRandomDecoder } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from './create-tiny-backend.js';
 import { nextTokenLogits } from './next-token-logits.js';
-import { relativeError } from './test-support/requests.js';
+import { relativeError } from '../test/support/requests.js';
 
 describe('nextTokenLogits', () => {
   it('greedy decoding through the cache matches rescoring the whole sequence each step', async () => {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const script = fileURLToPath(new URL('./test-support/score-and-exit.ts', import.meta.url));
+const script = fileURLToPath(new URL('../test/support/score-and-exit.ts', import.meta.url));
 const tsx = createRequire(import.meta.url).resolve('tsx');
 
 /** Runs the script; returns the milliseconds between its `scored` and its exit, and its exit code. */

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTinyBackend, type TinyBackendOptions } from './create-tiny-backend.js';
 import { scalarKernels } from './kernels/kernel-set.js';
-import { range, batchRequest } from './test-support/requests.js';
-import { testModel, tokenIds } from './test-support/test-models.js';
+import { range, batchRequest } from '../test/support/requests.js';
+import { testModel, tokenIds } from '../test/support/test-models.js';
 import { sharedWorkerPool } from './threads/shared-pool.js';
 
 const model = testModel(3, { maxPositions: 512 });

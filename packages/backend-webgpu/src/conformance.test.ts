@@ -1,7 +1,7 @@
 import { runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { describe, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
-import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
+import { sharedSoftwareDevice, webGpuUnavailableReason } from '../test/support/software-gpu.js';
 
 const unavailable = await webGpuUnavailableReason();
 

@@ -4,7 +4,7 @@ import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import type { BackendCacheHandle } from '@reward-lens/spec/internal';
-import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
+import { sharedSoftwareDevice, webGpuUnavailableReason } from '../test/support/software-gpu.js';
 
 // Mistral-shaped, with a head size that is not hidden/heads and odd widths everywhere.
 const config = defineDecoderConfig({

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import { acquireDevice } from './device/acquire-device.js';
 import { getNodeGpu } from './node-gpu.js';
-import { webGpuUnavailableReason } from './test-support/software-gpu.js';
+import { webGpuUnavailableReason } from '../test/support/software-gpu.js';
 
 const request = (length: number) => ({
   batchSize: 1,

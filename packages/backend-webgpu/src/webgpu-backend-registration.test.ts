@@ -2,7 +2,7 @@ import { createRandomDecoder, registerBackend, resolveBackend, type ModelSource 
 import { tinyBackendRegistration } from '@reward-lens/backend-tiny';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webGpuBackendRegistration, webGpuSoftwareBackendRegistration } from './webgpu-backend-registration.js';
-import { sharedSoftwareDevice, webGpuUnavailableReason } from './test-support/software-gpu.js';
+import { sharedSoftwareDevice, webGpuUnavailableReason } from '../test/support/software-gpu.js';
 
 const source: ModelSource = { kind: 'decoder', model: createRandomDecoder({ seed: 5 }), description: 'a seeded model' };
 const unavailable = await webGpuUnavailableReason();

@@ -156,6 +156,7 @@ export { describeProbe, fitProbe, probeLogits, sigmoid, validateProbe, type FitP
 export * from './step-detection/index.js';
 export type { ScoringSourceInfo, StepScoreSource } from './process-rm/score-source.js';
 export { recipeColumns } from './process-rm/recipe-fit.js';
+export * from './records/index.js';
 // Rows of uneven length as one padded forward request (as every batch here is padded).
 export { padRows, type PaddedRows } from '@reward-lens/spec/internal';
 export * from './segmenter/index.js';

@@ -3,8 +3,8 @@ import { InferenceSession } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { DataType, decodeModelProto, type OnnxTypes } from './graph/onnx.js';
 import { exportDecoderToOnnx } from './index.js';
-import { testSessionOptions } from './test-support/run-graph.js';
-import { exportTestConfigs } from './test-support/test-configs.js';
+import { testSessionOptions } from '../test/support/run-graph.js';
+import { exportTestConfigs } from '../test/support/test-configs.js';
 
 const model = createRandomDecoder({ seed: 1 });
 

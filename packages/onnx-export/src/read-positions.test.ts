@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeModelProto, type OnnxTypes } from './graph/onnx.js';
 import { exportDecoderToOnnx } from './index.js';
 import { headOutputNames, readOutputName, readPositionsName } from './onnx-names.js';
-import { runGraph, testSessionOptions } from './test-support/run-graph.js';
-import { exportTestConfigs } from './test-support/test-configs.js';
+import { runGraph, testSessionOptions } from '../test/support/run-graph.js';
+import { exportTestConfigs } from '../test/support/test-configs.js';
 
 const TOLERANCE = 1e-5;
 

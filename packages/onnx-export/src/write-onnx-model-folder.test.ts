@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DataLocation, decodeModelProto, type OnnxTypes } from './graph/onnx.js';
 import { exportDecoderToOnnx } from './index.js';
 import { writeOnnxModelFolder } from './node.js';
-import { runGraph, testSessionOptions } from './test-support/run-graph.js';
+import { runGraph, testSessionOptions } from '../test/support/run-graph.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-folder-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

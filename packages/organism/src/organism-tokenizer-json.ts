@@ -1,3 +1,4 @@
+import { bpeTokenizerJson } from '@reward-lens/core';
 import { organismVocabulary } from './vocabulary.js';
 
 /** The special tokens of the Hugging Face form, ids 0–3. */
@@ -39,29 +40,15 @@ export function organismTokenizerJson(): { tokenizerJson: Record<string, unknown
   for (const character of asciiCharacters) add(character);
   for (let byte = 0; byte < 256; byte++) add(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
   return {
-    tokenizerJson: {
-      version: '1.0',
-      truncation: null,
-      padding: null,
-      added_tokens: specialTokens.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-      normalizer: null,
-      pre_tokenizer: { type: 'Split', pattern: { Regex: organismPieceRegex }, behavior: 'Isolated', invert: false },
-      post_processor: null,
+    tokenizerJson: bpeTokenizerJson({
+      specialTokens,
+      vocab,
+      preTokenizer: { type: 'Split', pattern: { Regex: organismPieceRegex }, behavior: 'Isolated', invert: false },
       decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'Fuse' }] },
-      model: {
-        type: 'BPE',
-        dropout: null,
-        unk_token: '<unk>',
-        continuing_subword_prefix: null,
-        end_of_word_suffix: null,
-        fuse_unk: false,
-        byte_fallback: true,
-        // A whole piece that is a token is that token; any other piece falls apart into characters (there are no merges).
-        ignore_merges: true,
-        vocab,
-        merges: [],
-      },
-    },
+      byteFallback: true,
+      // A whole piece that is a token is that token; any other piece falls apart into characters (there are no merges).
+      ignoreMerges: true,
+    }),
     tokenizerConfig: {
       tokenizer_class: 'PreTrainedTokenizerFast',
       bos_token: '<s>',

@@ -23,6 +23,7 @@ export { consensusFilter, prmJudge, type ConsensusResult, type StepJudge } from 
 export type { LabelInput, PrefixValue, PrefixValueStore, StepLabels } from './labels/label-types.js';
 export { monteCarloLabels, type MonteCarloOptions } from './labels/monte-carlo-labels.js';
 export { toTrlRecord, type TrlPrmRecord } from './labels/trl-record.js';
+export { createRecordLabeller, type LabelDetails, type LabelledRow, type LabelTally, type RecordLabellerOptions } from './labels/label-record.js';
 export { denseRewards, rewardsAtCharacters, type DenseRewards, type DenseRewardsOptions } from './rewards/dense-rewards.js';
 export {
   RewardHackingMonitor,

@@ -5,7 +5,7 @@ import { fromVllm } from '@reward-lens/remote';
 import { sharedDataPath } from '@reward-lens/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRewardServer, type RewardServer } from './create-reward-server.js';
-import { realQwenPrm } from './test-models.test-support.js';
+import { realQwenPrm } from '../test/support/test-models.js';
 
 const items = (JSON.parse(readFileSync(sharedDataPath('processbench/gsm8k.json'), 'utf8')) as { problem: string; steps: string[] }[]).slice(0, 6);
 const pairs = items.map((item) => ({ problem: item.problem, steps: item.steps }));

@@ -1,3 +1,5 @@
+import { bpeTokenizerJson } from './bpe-tokenizer-json.js';
+
 /**
  * A `tokenizer.json` that spells text one character per token (a BPE model with no merges),
  * with `<pad>`, `<s>`, `</s>` and `<unk>` as ids 0..3, and its `tokenizer_config.json`. Digits
@@ -18,27 +20,7 @@ export function characterTokenizerJson(texts: Iterable<string>): { tokenizerJson
       vocab[character] = special.length + index;
     });
   return {
-    tokenizerJson: {
-      version: '1.0',
-      truncation: null,
-      padding: null,
-      added_tokens: special.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-      normalizer: null,
-      pre_tokenizer: null,
-      post_processor: null,
-      decoder: null,
-      model: {
-        type: 'BPE',
-        dropout: null,
-        unk_token: '<unk>',
-        continuing_subword_prefix: null,
-        end_of_word_suffix: null,
-        fuse_unk: false,
-        byte_fallback: false,
-        vocab,
-        merges: [],
-      },
-    },
+    tokenizerJson: bpeTokenizerJson({ specialTokens: special, vocab }),
     tokenizerConfig: { bos_token: '<s>', eos_token: '</s>', pad_token: '<pad>', unk_token: '<unk>', model_max_length: 1_000_000 },
   };
 }

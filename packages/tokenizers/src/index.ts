@@ -9,3 +9,4 @@ export { parseLlama2cTokenizer, type Llama2cPiece, type Llama2cTokenizer } from 
 export { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
 // GPT-2's byte-to-character table, as byte-level BPE files spell tokens (Hugging Face's `bytes_to_unicode`).
 export { byteLevelTokenBytes, spellBytesByteLevel } from './hf-offsets-byte-level.js';
+export { bpeTokenizerJson, type BpeTokenizerJsonParts } from './bpe-tokenizer-json.js';

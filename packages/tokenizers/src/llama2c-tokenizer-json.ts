@@ -1,3 +1,4 @@
+import { bpeTokenizerJson } from './bpe-tokenizer-json.js';
 import { ModelLoadError } from '@reward-lens/spec';
 import type { Llama2cTokenizer } from './llama2c-tokenizer.js';
 
@@ -58,21 +59,11 @@ export function llama2cTokenizerToHfJson(tokenizer: Llama2cTokenizer, fileName =
     }
   }
   merges.sort((left, right) => right.score - left.score || left.id - right.id);
-  const addedTokens = specialTokens.map((content, id) => ({
-    id,
-    content,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-    special: true,
-  }));
   const bos = { SpecialToken: { id: '<s>', type_id: 0 } };
-  return {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: addedTokens,
+  return bpeTokenizerJson({
+    specialTokens,
+    vocab,
+    merges: merges.map((merge) => merge.pair),
     normalizer: {
       type: 'Sequence',
       normalizers: [
@@ -80,8 +71,7 @@ export function llama2cTokenizerToHfJson(tokenizer: Llama2cTokenizer, fileName =
         { type: 'Replace', pattern: { String: ' ' }, content: metaspace },
       ],
     },
-    pre_tokenizer: null,
-    post_processor: {
+    postProcessor: {
       type: 'TemplateProcessing',
       single: [bos, { Sequence: { id: 'A', type_id: 0 } }],
       pair: [bos, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '<s>', type_id: 1 } }, { Sequence: { id: 'B', type_id: 1 } }],
@@ -96,19 +86,10 @@ export function llama2cTokenizerToHfJson(tokenizer: Llama2cTokenizer, fileName =
         { type: 'Strip', content: ' ', start: 1, stop: 0 },
       ],
     },
-    model: {
-      type: 'BPE',
-      dropout: null,
-      unk_token: '<unk>',
-      continuing_subword_prefix: null,
-      end_of_word_suffix: null,
-      fuse_unk: true,
-      byte_fallback: true,
-      ignore_merges: false,
-      vocab,
-      merges: merges.map((merge) => merge.pair),
-    },
-  };
+    byteFallback: true,
+    fuseUnknown: true,
+    ignoreMerges: false,
+  });
 }
 
 /** The `tokenizer_config.json` that goes with it: BOS added, no EOS, no space clean-up. */

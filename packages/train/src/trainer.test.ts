@@ -7,7 +7,7 @@ import '@reward-lens/backend-tiny/register';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listCheckpoints } from './checkpoint/checkpoint-folder.js';
 import type { TrainingEvent } from './progress/training-event.js';
-import { parityConfig, parityRecords, parityTokenizer } from './test-support/parity-task.js';
+import { parityConfig, parityRecords, parityTokenizer } from '../test/support/parity-task.js';
 import { trainProcessRewardModel, type TrainOptions } from './trainer.js';
 
 const folders: string[] = [];

@@ -1,15 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { InvalidInputError, type ProcessRM } from '@reward-lens/core';
-import {
-  consensusFilter,
-  monteCarloLabels,
-  prmJudge,
-  toTrlRecord,
-  type LabelInput,
-  type PrefixValueStore,
-  type StepJudge,
-  type StepPolicy,
-} from '@reward-lens/search';
+import { createRecordLabeller, prmJudge, type LabelInput, type LabelTally, type PrefixValueStore, type StepJudge, type StepPolicy } from '@reward-lens/search';
 import { labelFile, recordSeed, type LabelJob } from '@reward-lens/search/node';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
@@ -181,46 +172,16 @@ function toJob(item: JsonRecord, delimiter: string): LabelJob {
   return { key: item.label, text: item.text, input: { problem: value.problem, steps, reference: String(reference) } };
 }
 
-interface Tally {
-  completions: number;
-  fullSweepCompletions: number;
-  kept: number;
-  dropped: number;
-}
-
-function labeller(policy: StepPolicy, judge: StepJudge | undefined, settings: Settings, tally: Tally) {
+function labeller(policy: StepPolicy, judge: StepJudge | undefined, settings: Settings, tally: LabelTally) {
+  const { rollouts, mode, maxSteps, labels, consensus } = settings.settings;
+  const label = createRecordLabeller(
+    policy,
+    { rollouts, mode, maxSteps, labels, details: settings.details, ...(judge ? { judge, ...(consensus ? { consensus } : {}) } : {}) },
+    tally,
+  );
   return async (input: LabelInput, context: { store?: PrefixValueStore; seed: number }): Promise<string> => {
-    const labels = await monteCarloLabels(policy, input, {
-      rollouts: settings.settings.rollouts,
-      mode: settings.settings.mode,
-      maxSteps: settings.settings.maxSteps,
-      seed: context.seed,
-      ...(context.store ? { store: context.store } : {}),
-    });
-    tally.completions += labels.completions;
-    tally.fullSweepCompletions += labels.fullSweepCompletions;
-    let keptSteps: number | undefined;
-    let consensus: Awaited<ReturnType<typeof consensusFilter>> | undefined;
-    if (judge) {
-      consensus = await consensusFilter(input, labels, judge, settings.settings.consensus);
-      keptSteps = consensus.keptSteps;
-    }
-    if (labels.hard.length === 0 || (consensus && !consensus.keep)) {
-      tally.dropped++;
-      return '';
-    }
-    tally.kept++;
-    const row = toTrlRecord(input, labels, settings.settings.labels, keptSteps);
-    const details = settings.details
-      ? {
-          values: labels.values,
-          firstError: labels.firstError,
-          completionsSpent: labels.completions,
-          fullSweepCompletions: labels.fullSweepCompletions,
-          ...(consensus ? { judgeFirstError: consensus.judgeFirstError, agree: consensus.agree } : {}),
-        }
-      : {};
-    return `${JSON.stringify({ ...row, ...details })}\n`;
+    const row = await label(input, context);
+    return row === null ? '' : `${JSON.stringify(row)}\n`;
   };
 }
 
@@ -273,7 +234,7 @@ export const labelCommand: Command = {
     let judge: Awaited<ReturnType<typeof loadJudge>>;
     try {
       judge = await loadJudge(settings);
-      const tally: Tally = { completions: 0, fullSweepCompletions: 0, kept: 0, dropped: 0 };
+      const tally: LabelTally = { completions: 0, fullSweepCompletions: 0, kept: 0, dropped: 0 };
       const label = labeller(policy.policy, judge?.judge, settings, tally);
       const reportError = (job: Extract<LabelJob, { error: unknown }>) =>
         writeText(streams.stderr, `reward-lens: ${job.key}: ${job.error.code}: ${job.error.message}\n`);

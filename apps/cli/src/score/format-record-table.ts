@@ -1,5 +1,5 @@
 import { escapeControlCharacters, oneLine, truncate, wrap } from '../text-layout.js';
-import type { ScoredRecord } from './scored-record.js';
+import type { ScoredRecord } from './score-batch.js';
 
 const barCells = 8;
 const partialBlocks = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];

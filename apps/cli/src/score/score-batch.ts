@@ -1,6 +1,16 @@
-import { calibrationNote, SequenceTooLongError, type ProcessRM, type RewardLensError } from '@reward-lens/core';
+import {
+  recordLabels,
+  SequenceTooLongError,
+  recordsFromEvidence,
+  type ProcessRM,
+  type RecordAggregate,
+  type RewardLensError,
+  type StepScoreRecord,
+} from '@reward-lens/core';
 import type { RecordError, RecordInput } from './input-record.js';
-import { scoredRecordsFromEvidence, type ScoredRecord } from './scored-record.js';
+
+/** One record's scores as the command line prints them: core's record, with the chosen aggregate. */
+export type ScoredRecord = StepScoreRecord & { aggregate: RecordAggregate };
 
 export type RecordOutcome = { scored: ScoredRecord } | { error: RecordError };
 
@@ -17,10 +27,7 @@ function recordError(error: RewardLensError): RecordError {
  */
 export async function scoreBatch(prm: ProcessRM, inputs: readonly RecordInput[], aggregateName: string): Promise<RecordOutcome[]> {
   const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
-  // A calibrated model's records name the calibration set and its domain, as its evidence does.
-  const notes = prm.calibration ? [...prm.notes, calibrationNote(prm.calibration)] : prm.notes;
-  const threshold = evidence.gauge === 'PROBABILITY' ? prm.calibration?.threshold : undefined;
-  const scored = scoredRecordsFromEvidence(evidence, { backend: prm.source.name, notes, ...(threshold ? { threshold } : {}) }, aggregateName);
+  const scored = recordsFromEvidence(evidence, recordLabels(prm, evidence.gauge), { aggregate: aggregateName }) as ScoredRecord[];
   return scored.map((record, index) => {
     const error = evidence.value.errors[index];
     return error ? { error: recordError(error) } : { scored: record };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InputRecord, RecordInput } from './input-record.js';
 import type { RecordOutcome } from './score-batch.js';
 import { scoreRecordStream } from './score-record-stream.js';
-import type { ScoredRecord } from './scored-record.js';
+import type { ScoredRecord } from './score-batch.js';
 
 function goodRecord(line: number): InputRecord {
   return { label: { line }, input: { problem: `p${line}`, solution: `s${line}` } };

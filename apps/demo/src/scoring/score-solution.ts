@@ -1,4 +1,4 @@
-import { aggregateScored, firstStepBelow, type CalibrationThreshold, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
+import { aggregateScoredSteps, firstStepBelow, type CalibrationThreshold, type Gauge, type ProcessRM, type Trust } from '@reward-lens/core';
 
 export const aggregateNames = ['min', 'prod', 'mean', 'last'] as const;
 export type AggregateName = (typeof aggregateNames)[number];
@@ -46,21 +46,10 @@ export function lowestIndex(scores: readonly number[]): number {
   return lowest;
 }
 
-/**
- * The aggregates over the steps that have a score (left truncation leaves the first steps of a
- * long solution without one), with a note naming the steps left out, as `reward-lens score` does.
- */
-export function aggregateScoredSteps(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
-  const results = aggregateNames.map((name) => [name, aggregateScored(curve, name)] as const);
-  const aggregates = Object.fromEntries(results.map(([name, result]) => [name, result.value])) as Record<AggregateName, number>;
-  // Every aggregate is over the same steps: the first one's counts are all of theirs.
-  const { scoredSteps, unscoredSteps } = results[0]![1];
-  if (unscoredSteps.length === 0) return { aggregates, notes: [] };
-  const which = unscoredSteps.length === 1 ? `step ${unscoredSteps[0]}` : `steps ${unscoredSteps[0]}–${unscoredSteps.at(-1)}`;
-  return {
-    aggregates,
-    notes: [`the aggregates are over the ${scoredSteps} scored steps of ${curve.length}; ${which} left out (no score: truncation cut them off)`],
-  };
+/** The aggregates over the steps that have a score, with core's note naming the steps left out (as `reward-lens score` has it). */
+export function aggregateStepScores(curve: readonly number[]): { aggregates: Record<AggregateName, number>; notes: string[] } {
+  const { aggregates, notes } = aggregateScoredSteps(curve, aggregateNames);
+  return { aggregates: Object.fromEntries(aggregates.map(({ name, value }) => [name, value])) as Record<AggregateName, number>, notes };
 }
 
 /**
@@ -80,7 +69,7 @@ export async function scoreSolution(prm: ProcessRM, problem: string, solution: s
   const steps = evidence.value.steps[0]!.map((step, index) => ({ index, text: step.text, score: curve[index]! }));
   const outcomeScore = outcome.value.values[0]!;
   const meta = evidence.value.meta[0]!;
-  const { aggregates, notes } = aggregateScoredSteps(curve);
+  const { aggregates, notes } = aggregateStepScores(curve);
   const threshold = evidence.gauge === 'PROBABILITY' ? prm.calibration?.threshold : undefined;
   return {
     steps,

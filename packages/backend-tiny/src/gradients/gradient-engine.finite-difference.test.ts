@@ -5,7 +5,7 @@ import { scalarKernels, type KernelSet } from '../kernels/kernel-set.js';
 import { createWasmSimdKernels } from '../kernels/wasm/wasm-simd-kernels.js';
 import { createRotaryTables } from '../model/rotary-embedding.js';
 import { GradientEngine } from './gradient-engine.js';
-import { float64Reads } from './test-support/float64-decoder.js';
+import { float64Reads } from '../../test/support/float64-decoder.js';
 
 /*
  * The gradient and the Hessian-vector product of a loss of the reads, against central finite

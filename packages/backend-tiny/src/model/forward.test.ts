@@ -2,8 +2,8 @@ import { mlpClassifierHead, referenceForward, referenceHead } from '@reward-lens
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from '../create-tiny-backend.js';
 import type { KernelChoice } from '../kernels/kernel-choice.js';
-import { batchRequest, range, relativeError } from '../test-support/requests.js';
-import { testModel, tokenIds } from '../test-support/test-models.js';
+import { batchRequest, range, relativeError } from '../../test/support/requests.js';
+import { testModel, tokenIds } from '../../test/support/test-models.js';
 
 // Observed errors are about 1e-7 on the scalar kernels (float32 rounding) and 2e-7 on wasm-simd
 // (float32 accumulation too); the margin allows deeper or larger models.

@@ -1,8 +1,8 @@
 import { createRandomDecoder, defineDecoderConfig, tinyDecoderConfig } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend } from '../create-tiny-backend.js';
-import { batchRequest, range } from '../test-support/requests.js';
-import { tokenIds } from '../test-support/test-models.js';
+import { batchRequest, range } from '../../test/support/requests.js';
+import { tokenIds } from '../../test/support/test-models.js';
 import { createRotaryTables, ensureRotaryCapacity } from './rotary-embedding.js';
 
 describe('rotary tables', () => {

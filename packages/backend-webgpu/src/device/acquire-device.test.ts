@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from '../create-webgpu-backend.js';
 import { WebGpuUnavailableError } from '../errors/webgpu-unavailable-error.js';
 import { getNodeGpu } from '../node-gpu.js';
-import { webGpuUnavailableReason } from '../test-support/software-gpu.js';
+import { webGpuUnavailableReason } from '../../test/support/software-gpu.js';
 import { acquireDevice, requestWebGpuAdapter } from './acquire-device.js';
 
 /** A WebGPU implementation that has no adapter to offer, as on a machine without drivers. */

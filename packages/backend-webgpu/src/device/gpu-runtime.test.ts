@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getNodeGpu } from '../node-gpu.js';
-import { webGpuUnavailableReason } from '../test-support/software-gpu.js';
+import { webGpuUnavailableReason } from '../../test/support/software-gpu.js';
 import { acquireDevice } from './acquire-device.js';
 import { BufferUsage } from './gpu-constants.js';
 import { GpuRuntime } from './gpu-runtime.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planForward } from '../model/forward-plan.js';
-import { createKernelHarness, seededValues, type KernelHarness } from '../test-support/kernel-harness.js';
-import { webGpuUnavailableReason } from '../test-support/software-gpu.js';
+import { createKernelHarness, seededValues, type KernelHarness } from '../../test/support/kernel-harness.js';
+import { webGpuUnavailableReason } from '../../test/support/software-gpu.js';
 import { tinyDecoderConfig } from '@reward-lens/spec';
 
 const numHeads = 4;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createKernelHarness, seededValues, type KernelHarness } from '../test-support/kernel-harness.js';
-import { webGpuUnavailableReason } from '../test-support/software-gpu.js';
+import { createKernelHarness, seededValues, type KernelHarness } from '../../test/support/kernel-harness.js';
+import { webGpuUnavailableReason } from '../../test/support/software-gpu.js';
 import { MATMUL_TILE } from './matmul.js';
 
 /** `x·wᵀ` in float64, the reference every GPU result is checked against. */

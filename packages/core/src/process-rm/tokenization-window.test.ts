@@ -54,7 +54,7 @@ describe('tokenizing long texts by the window, not by the input', () => {
   });
 
   it('scores a 25 MB solution in memory that follows the window, not the input (child process, peak RSS)', () => {
-    const script = fileURLToPath(new URL('./tokenization-window.memory-probe.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../../test/support/tokenization-window-memory-probe.ts', import.meta.url));
     const run = (truncation: string) =>
       spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@reward-lens/source', script, truncation], {
         encoding: 'utf8',

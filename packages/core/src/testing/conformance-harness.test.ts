@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Capability } from '@reward-lens/spec';
 import { jestHarness, vitestHarness, type ConformanceHarness } from './conformance-harness.js';
-import { withoutCapabilities } from './mutants.test-support.js';
+import { withoutCapabilities } from '../../test/support/mutants.js';
 import { createReferenceBackend } from './reference/reference-backend.js';
 import { runBackendConformance } from './run-backend-conformance.js';
 
@@ -51,7 +51,7 @@ describe('vitest adapter, in a real vitest run', () => {
 
 describe('node:test adapter, in a real node:test run', () => {
   it('passes what applies, and reports # SKIP with the reason for what does not', async () => {
-    const fixture = fileURLToPath(new URL('./node-test-run.fixture.ts', import.meta.url));
+    const fixture = fileURLToPath(new URL('../../test/support/node-test-run.ts', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--conditions=@reward-lens/source', '--test-reporter=tap', fixture], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
     }).catch((error: { stdout?: string; stderr?: string }) => {

@@ -4,7 +4,7 @@ import { type BackendV1, Capability, type DecoderModel } from '@reward-lens/spec
 import { ConformanceAssertionError } from './conformance-assert.js';
 import { conformanceConfigs } from './conformance-fixtures.js';
 import { runGradientConformance, type GradientConformanceOptions, type GradientConformanceTestName } from './gradient-conformance.js';
-import { withoutCapabilities } from './mutants.test-support.js';
+import { withoutCapabilities } from '../../test/support/mutants.js';
 import { recordingHarness } from './recording-harness.js';
 import { createReferenceBackend } from './reference/reference-backend.js';
 

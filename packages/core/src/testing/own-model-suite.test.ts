@@ -3,7 +3,7 @@ import { type BackendV1, createRandomDecoder, tinyDecoderConfig } from '@reward-
 
 import { conformanceConfigs } from './conformance-fixtures.js';
 import type { ConformanceReferenceOutput } from './own-model-suite.js';
-import { ignoringPadding } from './mutants.test-support.js';
+import { ignoringPadding } from '../../test/support/mutants.js';
 import { recordingHarness, type ConformanceReport } from './recording-harness.js';
 import { createReferenceBackend } from './reference/reference-backend.js';
 import { referenceForward } from './reference/reference-decoder.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BackendV1, DecoderModel } from '@reward-lens/spec';
 
 import type { ConformanceTestName } from './conformance-suite.js';
-import { dropHiddenLayers, readoutCapabilities, swapGateAndUp, withoutCapabilities, wrongRopeBase } from './mutants.test-support.js';
+import { dropHiddenLayers, readoutCapabilities, swapGateAndUp, withoutCapabilities, wrongRopeBase } from '../../test/support/mutants.js';
 import { recordingHarness, type ConformanceReport } from './recording-harness.js';
 import { createReferenceBackend } from './reference/reference-backend.js';
 import { runBackendConformance } from './run-backend-conformance.js';

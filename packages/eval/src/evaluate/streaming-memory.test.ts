@@ -7,7 +7,7 @@ const run = promisify(execFile);
 
 describe('streaming evaluation', () => {
   it('evaluates a 100,000-item JSONL with a heap that does not grow with the input', async () => {
-    const probe = fileURLToPath(new URL('../testing/streaming-memory-probe.ts', import.meta.url));
+    const probe = fileURLToPath(new URL('../../test/support/streaming-memory-probe.ts', import.meta.url));
     const { stdout } = await run(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', '--conditions=@reward-lens/source', probe, '100000', '30000,60000,100000'],

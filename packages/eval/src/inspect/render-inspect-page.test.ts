@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlotLibrary } from '../node/plot-library.js';
 import { createSeededRandom } from '../random/seeded-random.js';
-import { launchChromium, openPageFile } from '../testing/chromium.js';
+import { launchChromium, openPageFile } from '../../test/support/chromium.js';
 import { probeBattery } from './correctness-probes.js';
 import type { InspectData } from './inspect-data.js';
 import { inspectSolution } from './inspect-solution.js';

@@ -6,8 +6,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlotLibrary } from '../node/plot-library.js';
 import { readPrmBenchFile } from '../node/read-prmbench-file.js';
-import { launchChromium, openPageFile } from '../testing/chromium.js';
-import { sampleReportData } from '../testing/sample-report-data.js';
+import { launchChromium, openPageFile } from '../../test/support/chromium.js';
+import { sampleReportData } from '../../test/support/sample-report-data.js';
 import type { ReportData } from './report-data.js';
 import { renderReport } from './render-report.js';
 

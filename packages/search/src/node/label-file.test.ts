@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtureRecords, runFixtureLabelling } from './label-file.fixture.js';
+import { fixtureRecords, runFixtureLabelling } from '../../test/support/label-file-child.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-label-file-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const fixture = fileURLToPath(new URL('./label-file.fixture.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('../../test/support/label-file-child.ts', import.meta.url));
 const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 function journal(text: string) {

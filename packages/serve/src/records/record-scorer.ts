@@ -1,4 +1,4 @@
-import { calibrationNote, recordTrust, InvalidInputError, type ProcessRM, type ScoringInput } from '@reward-lens/core';
+import { InvalidInputError, recordLabels, recordsFromEvidence, type ProcessRM, type ScoringInput } from '@reward-lens/core';
 
 /** A record that cannot be scored, reported in its place while the others go on. */
 export interface RecordError {
@@ -40,22 +40,14 @@ export const stepScoreRecords: RecordScorer = {
   },
   async score(prm, inputs) {
     const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
-    const modelNotes = prm.calibration ? [...prm.notes, calibrationNote(prm.calibration)] : prm.notes;
-    return inputs.map((_, index) => {
+    // Core's records, without the threshold (a presentation the command line adds), NaN as null for JSON.
+    const { threshold: _threshold, ...labels } = recordLabels(prm, evidence.gauge);
+    const records = recordsFromEvidence(evidence, labels);
+    return records.map((record, index) => {
       const error = evidence.value.errors[index];
       if (error) return { error: { code: error.code, message: error.message } };
-      const stepScores = Array.from(evidence.value.curves[index]!, (score) => (Number.isFinite(score) ? score : null));
-      const { notes, ...meta } = evidence.value.meta[index]!;
-      return {
-        outcome: stepScores.at(-1) ?? null,
-        stepScores,
-        steps: evidence.value.steps[index]!.map((step) => step.text),
-        meta,
-        notes: [...modelNotes, ...notes],
-        backend: prm.source.name,
-        gauge: evidence.gauge,
-        trust: recordTrust(evidence, index),
-      };
+      const stepScores = record.stepScores.map((score) => (Number.isFinite(score) ? score : null));
+      return { ...record, outcome: stepScores.at(-1) ?? null, stepScores };
     });
   },
 };

@@ -2,7 +2,7 @@ import { createByteBpeTokenizer, createRandomDecoder, ProcessRM, recipePresets }
 import { createTinyBackend } from '@reward-lens/backend-tiny';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parityRecords } from '../test-support/parity-task.js';
+import { parityRecords } from '../../test/support/parity-task.js';
 import { BatchStream } from './batch-stream.js';
 import { recordsSource, streamSource } from './record-source.js';
 

@@ -2,7 +2,7 @@ import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createHfTokenizer, ProcessRM, recipePresets } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
 import { initializeDecoder } from '../model/initialize-decoder.js';
-import { parityConfig, parityTokenizer } from '../test-support/parity-task.js';
+import { parityConfig, parityTokenizer } from '../../test/support/parity-task.js';
 import { checkStepRecord } from './step-record.js';
 import { lastKnownGoodStep, toTrainingExample, type TrainingExample } from './training-example.js';
 

@@ -4,7 +4,7 @@ import { ProcessRM, stepDetectorFileName, validateStepDetector } from '@reward-l
 import '@reward-lens/backend-tiny/register';
 import { createOrganism } from '@reward-lens/organism';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organismRecords, trainSmallOrganismPrm } from '../test-support/organism-prm.js';
+import { organismRecords, trainSmallOrganismPrm } from '../../test/support/organism-prm.js';
 import type { DetectorTrainingEvent } from './train-step-detector.js';
 import { trainStepDetector } from './train-step-detector.js';
 

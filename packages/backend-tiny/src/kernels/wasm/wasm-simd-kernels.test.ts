@@ -1,7 +1,7 @@
 import { createSeededRandom } from '@reward-lens/spec';
 import { describe, expect, it } from 'vitest';
 import { attendRow, createAttentionScratch } from '../../model/attention.js';
-import { relativeError } from '../../test-support/requests.js';
+import { relativeError } from '../../../test/support/requests.js';
 import { scalarKernels, type AttentionShape } from '../kernel-set.js';
 import { createWasmSimdKernels, createWasmSimdKernelsAsync, wasmSimdUnavailableReason, wasmSimdUnavailableReasonAsync } from './wasm-simd-kernels.js';
 

@@ -1,14 +1,14 @@
 import type { Evidence, StepScores } from '@reward-lens/core';
-import { fitStepCalibration } from '../calibration/fit-calibration.js';
-import { evaluatePrmBench } from '../evaluate/evaluate-prmbench.js';
-import { ProcessBenchEvaluator } from '../evaluate/processbench-evaluation.js';
-import type { StepScorer } from '../evaluate/step-scorer.js';
-import { chooseThreshold, type ScoredItem } from '../processbench/choose-threshold.js';
-import type { PrmBenchRecord } from '../prmbench/prmbench-item.js';
-import { createSeededRandom } from '../random/seeded-random.js';
-import type { ReportData } from '../report/report-data.js';
-import { simulateBestOfN } from '../simulate/best-of-n-toy.js';
-import { simulateMcLabels } from '../simulate/mc-labels.js';
+import { fitStepCalibration } from '../../src/calibration/fit-calibration.js';
+import { evaluatePrmBench } from '../../src/evaluate/evaluate-prmbench.js';
+import { ProcessBenchEvaluator } from '../../src/evaluate/processbench-evaluation.js';
+import type { StepScorer } from '../../src/evaluate/step-scorer.js';
+import { chooseThreshold, type ScoredItem } from '../../src/processbench/choose-threshold.js';
+import type { PrmBenchRecord } from '../../src/prmbench/prmbench-item.js';
+import { createSeededRandom } from '../../src/random/seeded-random.js';
+import type { ReportData } from '../../src/report/report-data.js';
+import { simulateBestOfN } from '../../src/simulate/best-of-n-toy.js';
+import { simulateMcLabels } from '../../src/simulate/mc-labels.js';
 
 const sigmoid = (logit: number) => 1 / (1 + Math.exp(-logit));
 

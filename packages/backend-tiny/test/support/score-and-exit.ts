@@ -3,7 +3,7 @@
  * (`--keep`), and prints `scored` when done. Nothing else keeps it running.
  */
 import { createRandomDecoder } from '@reward-lens/spec';
-import { createTinyBackend } from '../create-tiny-backend.js';
+import { createTinyBackend } from '../../src/create-tiny-backend.js';
 
 const backend = createTinyBackend(createRandomDecoder({ seed: 1 }), { threads: 2, sliceTokens: 1 });
 const length = 200;

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import type { Evidence, StepScores } from '@reward-lens/core';
-import { evaluateProcessBench } from '../evaluate/evaluate-processbench.js';
-import type { StepScorer } from '../evaluate/step-scorer.js';
-import { fixedThreshold } from '../processbench/choose-threshold.js';
-import { readProcessBenchFile } from '../node/read-processbench-file.js';
+import { evaluateProcessBench } from '../../src/evaluate/evaluate-processbench.js';
+import type { StepScorer } from '../../src/evaluate/step-scorer.js';
+import { fixedThreshold } from '../../src/processbench/choose-threshold.js';
+import { readProcessBenchFile } from '../../src/node/read-processbench-file.js';
 
 const items = Number(process.argv[2] ?? 100_000);
 const checkpoints = new Set((process.argv[3] ?? '30000,60000,100000').split(',').map(Number));

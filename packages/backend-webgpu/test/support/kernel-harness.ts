@@ -1,7 +1,7 @@
-import { DispatchRecorder } from '../device/dispatch-recorder.js';
-import { BufferUsage } from '../device/gpu-constants.js';
-import { GpuRuntime } from '../device/gpu-runtime.js';
-import { compileKernelSet, type KernelSet } from '../shaders/kernel-set.js';
+import { DispatchRecorder } from '../../src/device/dispatch-recorder.js';
+import { BufferUsage } from '../../src/device/gpu-constants.js';
+import { GpuRuntime } from '../../src/device/gpu-runtime.js';
+import { compileKernelSet, type KernelSet } from '../../src/shaders/kernel-set.js';
 import { sharedSoftwareDevice } from './software-gpu.js';
 
 /** Kernels on the test file's shared SwiftShader device, with helpers to upload and read back. */

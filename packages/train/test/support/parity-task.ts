@@ -1,7 +1,7 @@
 import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
 import { characterTokenizerJson } from '@reward-lens/tokenizers';
-import type { StepRecord } from '../data/step-record.js';
-import { TrainingRandom } from '../random.js';
+import type { StepRecord } from '../../src/data/step-record.js';
+import { TrainingRandom } from '../../src/random.js';
 
 /**
  * A small synthetic step-labelled task: each step claims a digit is even (`even 4`), and is

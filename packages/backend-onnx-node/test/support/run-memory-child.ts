@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRandomDecoder, defineDecoderConfig } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
-import { createOnnxNodeBackend } from '../index.js';
+import { createOnnxNodeBackend } from '../../src/index.js';
 import { batchOf, idsOf } from './requests.js';
 
 const maxRunBytes = process.argv[2] === undefined ? undefined : Number(process.argv[2]);

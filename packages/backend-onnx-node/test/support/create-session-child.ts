@@ -3,7 +3,7 @@
  * to the process's stdout/stderr, which only a parent process can capture. Creates the backend
  * with verbose session logging and runs a forward with and without a past.
  */
-import { createOnnxNodeBackend } from '../index.js';
+import { createOnnxNodeBackend } from '../../src/index.js';
 
 const modelPath = process.argv[2]!;
 const backend = await createOnnxNodeBackend(modelPath, { intraOpThreads: 1, sessionOptions: { logSeverityLevel: 0, logVerbosityLevel: 0 } });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineDecoderConfig } from '@reward-lens/core';
 import { createOrganism, organismTokenizerJson, toTrl } from '@reward-lens/organism';
-import { fromTrl } from '../data/parse-records.js';
-import type { StepRecord } from '../data/step-record.js';
-import { trainProcessRewardModel } from '../trainer.js';
+import { fromTrl } from '../../src/data/parse-records.js';
+import type { StepRecord } from '../../src/data/step-record.js';
+import { trainProcessRewardModel } from '../../src/trainer.js';
 
 /** Organism items as step records (TRL's prefix labels). */
 export function organismRecords(count: number, seed: number): StepRecord[] {

@@ -1,5 +1,5 @@
-import { acquireDevice } from '../device/acquire-device.js';
-import { getNodeGpu } from '../node-gpu.js';
+import { acquireDevice } from '../../src/device/acquire-device.js';
+import { getNodeGpu } from '../../src/node-gpu.js';
 
 /**
  * Why WebGPU tests cannot run here, or null when SwiftShader (or a GPU) answers. Tests skip

@@ -1,8 +1,8 @@
 // A labelling run for the resumability test, shared by the test and the child process it kills.
-import { monteCarloLabels } from '../labels/monte-carlo-labels.js';
-import { toTrlRecord } from '../labels/trl-record.js';
-import { chainProblem, chainSolution, createChainPolicy } from '../testing/chain-policy.js';
-import { labelFile, type LabelJob } from './label-file.js';
+import { monteCarloLabels } from '../../src/labels/monte-carlo-labels.js';
+import { toTrlRecord } from '../../src/labels/trl-record.js';
+import { chainProblem, chainSolution, createChainPolicy } from '../../src/testing/chain-policy.js';
+import { labelFile, type LabelJob } from '../../src/node/label-file.js';
 
 export const fixtureRecords = 24;
 
@@ -26,7 +26,7 @@ export function runFixtureLabelling(outputPath: string, delayMs: number) {
   });
 }
 
-// Run as a child process: `node --import tsx label-file.fixture.ts <output>`.
-if (process.argv[1]?.endsWith('label-file.fixture.ts') && process.argv[2]) {
+// Run as a child process: `node --import tsx label-file-child.ts <output>`.
+if (process.argv[1]?.endsWith('label-file-child.ts') && process.argv[2]) {
   await runFixtureLabelling(process.argv[2], Number(process.argv[3] ?? 20));
 }

@@ -1,9 +1,9 @@
 // Run by tokenization-window.test.ts in a child process: scores a 25 MB solution and prints the peak RSS.
 import { memoryUsage } from 'node:process';
 import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
-import { plainValueRecipe } from '../recipes/reading-recipe.js';
-import { normalizeScoringInput } from './scoring-input.js';
-import { tokenizePair } from './tokenize-pair.js';
+import { plainValueRecipe } from '../../src/recipes/reading-recipe.js';
+import { normalizeScoringInput } from '../../src/process-rm/scoring-input.js';
+import { tokenizePair } from '../../src/process-rm/tokenize-pair.js';
 
 const truncation = process.argv[2] === 'left' ? 'left' : 'none';
 const tokenizer = createByteBpeTokenizer();

@@ -2,10 +2,10 @@
 // the kit under node:test, through its adapter, on a backend that lacks a cache.
 import { describe, it } from 'node:test';
 import { Capability } from '@reward-lens/spec';
-import { nodeTestHarness, type ConformanceHarness } from './conformance-harness.js';
-import { withoutCapabilities } from './mutants.test-support.js';
-import { createReferenceBackend } from './reference/reference-backend.js';
-import { runBackendConformance } from './run-backend-conformance.js';
+import { nodeTestHarness, type ConformanceHarness } from '../../src/testing/conformance-harness.js';
+import { withoutCapabilities } from './mutants.js';
+import { createReferenceBackend } from '../../src/testing/reference/reference-backend.js';
+import { runBackendConformance } from '../../src/testing/run-backend-conformance.js';
 
 const kept = ['spec contract', 'kv cache', 'deterministic'];
 const adapter = nodeTestHarness({ describe, it }, { timeout: 60_000 });
