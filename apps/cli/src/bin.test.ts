@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from './testing/run-main.js';
+import { packagePath } from '../test/support/run-main.js';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { packagePath, runMain } from './testing/run-main.js';
+import { packagePath, runMain } from '../test/support/run-main.js';
 
 describe('main', () => {
   it.each([['--help'], ['-h'], ['help']])('%s prints the command list on stdout', async (flag) => {

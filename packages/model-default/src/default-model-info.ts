@@ -33,7 +33,7 @@ export const defaultModelNote =
  */
 export function defaultPrmLoadOptions<T extends { calibrated?: boolean; notes?: readonly string[]; domainChecks?: readonly DomainCheck[] }>(
   options: T,
-): Omit<T, 'calibrated' | 'notes' | 'domainChecks'> & { recipe: string; notes: string[]; calibration?: StepCalibration; domainChecks: DomainCheck[] } {
+): Omit<T, 'calibrated' | 'notes' | 'domainChecks'> & { recipe: string; notes: string[]; calibration: StepCalibration | null; domainChecks: DomainCheck[] } {
   const { calibrated = true, notes = [], domainChecks = [], ...rest } = options;
   return {
     ...rest,
@@ -41,6 +41,7 @@ export function defaultPrmLoadOptions<T extends { calibrated?: boolean; notes?: 
     notes: [defaultModelNote, ...notes],
     // The calibration's vocabulary check comes with it; the grammar check applies either way.
     domainChecks: [organismGrammarCheck, ...domainChecks],
-    ...(calibrated ? { calibration: defaultModelCalibration } : {}),
+    // null, not absent: the folder's own calibration.json is the same calibration, and `calibrated: false` turns it off.
+    calibration: calibrated ? defaultModelCalibration : null,
   };
 }

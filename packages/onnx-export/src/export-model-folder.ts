@@ -10,7 +10,10 @@ export interface ExportModelFolderOptions {
   heads: HeadSpec[];
   /** Default true: `past_key_values.*` inputs and `present.*` outputs. */
   withPast?: boolean;
-  /** Default false: `hidden_states.{k}` outputs for every layer. */
+  /**
+   * `hidden_states.{k}` outputs for every layer. Default: true when the folder has a
+   * `step-detector.json` (its learned detector reads a layer's hidden states), else false.
+   */
   hiddenStates?: boolean;
   /** See `writeOnnxModelFolder`. */
   externalDataThresholdBytes?: number;
@@ -65,7 +68,8 @@ async function sourceGenerationConfig(inFolder: string, present: Set<string>): P
  * Exports a Hugging Face decoder folder (config.json, safetensors, tokenizer) as an ONNX folder in
  * the hub layout (see `writeOnnxModelFolder`): `onnx/model.onnx` and
  * `onnx/model_read_positions.onnx` (+ `onnx/model.onnx_data`), `config.json`,
- * `generation_config.json` (the source's, else its BOS and EOS), and the tokenizer files copied.
+ * `generation_config.json` (the source's, else its BOS and EOS), and the tokenizer files, `calibration.json` and
+ * `step-detector.json` copied.
  * What `reward-lens export onnx <model-folder> <out-folder>` runs; transformers.js loads the result.
  *
  * @example
@@ -78,14 +82,15 @@ export async function exportModelFolder(inFolder: string, outFolder: string, opt
   const result = await writeOnnxModelFolder(outFolder, {
     model,
     hfConfig: await sourceIdentity(inFolder),
-    onnx: { withPast: options.withPast ?? true, hiddenStates: options.hiddenStates ?? false },
+    onnx: { withPast: options.withPast ?? true, hiddenStates: options.hiddenStates ?? present.has('step-detector.json') },
     ...(options.externalDataThresholdBytes !== undefined ? { externalDataThresholdBytes: options.externalDataThresholdBytes } : {}),
     ...(options.layout !== undefined ? { layout: options.layout } : {}),
     ...(options.readPositionsGraph !== undefined ? { readPositionsGraph: options.readPositionsGraph } : {}),
     ...(generationConfig !== undefined ? { generationConfig } : {}),
   });
   const files = [...result.files];
-  for (const name of tokenizerFiles) {
+  // The tokenizer, and how the PRM is read beyond its weights: its calibration and learned step detector.
+  for (const name of [...tokenizerFiles, 'calibration.json', 'step-detector.json']) {
     if (!present.has(name)) continue;
     await copyFile(join(inFolder, name), join(outFolder, name));
     files.push(name);

@@ -12,12 +12,9 @@ export {
 } from './capabilities.js';
 export * from './errors/index.js';
 export { createEvidence, type Evidence, type Gauge, type Trust } from './evidence.js';
-export { processWide } from './process-wide.js';
 export * from './backend/v1/index.js';
 export {
   backendCandidates,
-  backendCreateOptions,
-  checkThreads,
   registerBackend,
   registeredBackends,
   resolveBackend,

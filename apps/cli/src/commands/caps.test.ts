@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 describe('caps', () => {
   it('lists the capability string, backend, precision, model, heads, cache and registered backends', async () => {

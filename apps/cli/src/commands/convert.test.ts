@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stories260kFiles } from '../testing/model-folders.js';
-import { runMain } from '../testing/run-main.js';
+import { stories260kFiles } from '../../test/support/model-folders.js';
+import { runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-convert-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDataPath } from '@reward-lens/test-data';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeRandomClassifierFolder } from '../testing/model-folders.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { writeRandomClassifierFolder } from '../../test/support/model-folders.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 let folder: string;
 let calibrationPath: string;

@@ -3,9 +3,9 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectScoresClose } from '../testing/expect-scores-close.js';
-import { stories260kFiles, writeRandomClassifierFolder } from '../testing/model-folders.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { expectScoresClose } from '../../test/support/expect-scores-close.js';
+import { stories260kFiles, writeRandomClassifierFolder } from '../../test/support/model-folders.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-export-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

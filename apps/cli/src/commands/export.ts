@@ -35,7 +35,8 @@ Options:
   --recipe <name>     export the heads this recipe reads (reward-lens recipes lists them)
   --no-past           no past_key_values inputs and present outputs: a graph without a KV
                       cache (score reads it; generate needs the cache)
-  --hidden-states     add the hidden_states.{0..layers} outputs (activations, linear readouts)
+  --hidden-states     add the hidden_states.{0..layers} outputs (activations, linear readouts);
+                      on by default when the folder has a step-detector.json
   --force             write into <out-folder> even when it already holds files (they are replaced)
   -h, --help          show this help
 
@@ -71,7 +72,8 @@ function parseExportCommandLine(args: readonly string[]) {
     outFolder,
     recipe: values.recipe,
     withPast: values['no-past'] !== true,
-    hiddenStates: values['hidden-states'] === true,
+    // Absent: the exporter's default (hidden states when the folder has a learned step detector).
+    ...(values['hidden-states'] === true ? { hiddenStates: true } : {}),
     force: values.force === true,
   };
 }
@@ -98,7 +100,7 @@ export const exportCommand: Command = {
     const result = await exportModelFolder(settings.inFolder, settings.outFolder, {
       heads: source.heads,
       withPast: settings.withPast,
-      hiddenStates: settings.hiddenStates,
+      ...(settings.hiddenStates ? { hiddenStates: true } : {}),
     });
     await writeText(streams.stdout, await exportReport(settings.outFolder, result, source.headsFrom, outputWidth(streams.stdout)));
     return exitCodes.success;

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stories260kFiles } from '../testing/model-folders.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { stories260kFiles } from '../../test/support/model-folders.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-generate-'));
 const model = join(root, 'stories260k');

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-label-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

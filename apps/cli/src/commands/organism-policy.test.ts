@@ -5,7 +5,7 @@ import { createOrganism, createOrganismPolicy, verifySolution } from '@reward-le
 import { generatorPolicy, search, stepLinesPrompt } from '@reward-lens/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProcessRM } from '../load-process-rm.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-organism-policy-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOrganism, readProcessBenchRecord, readTrlRecord, verifySolution } from '@reward-lens/organism';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-organism-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

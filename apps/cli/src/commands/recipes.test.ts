@@ -1,6 +1,6 @@
 import { recipePresets } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const presetNames = Object.keys(recipePresets);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { rerank } from '@reward-lens/search';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProcessRM } from '../load-process-rm.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-rerank-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectScoresClose } from '../testing/expect-scores-close.js';
-import { jsonLines, natalia, runMain } from '../testing/run-main.js';
+import { expectScoresClose } from '../../test/support/expect-scores-close.js';
+import { jsonLines, natalia, runMain } from '../../test/support/run-main.js';
 
 const args = ['score', '--seed', '0', '--problem', natalia.problem, '--solution', natalia.solution, '--json'];
 

@@ -2,9 +2,9 @@ import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectScoresClose } from '../testing/expect-scores-close.js';
-import { writeRandomClassifierFolder } from '../testing/model-folders.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { expectScoresClose } from '../../test/support/expect-scores-close.js';
+import { writeRandomClassifierFolder } from '../../test/support/model-folders.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-score-model-'));
 /** `LlamaForSequenceClassification`: the recipe is inferred. 96 positions, so truncation is easy to reach. */

@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { main } from '../main.js';
-import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
+import { jsonLines, natalia, packagePath, runMain } from '../../test/support/run-main.js';
 
 const good = (index: number) =>
   JSON.stringify({ problem: `Problem ${index}: what is ${index} + ${index}?`, solution: `${index} + ${index} = ${2 * index}.\nThe answer is ${2 * index}.` });

@@ -6,7 +6,7 @@ import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createByteBpeTokenizer, createRandomDecoder, defineDecoderConfig, ProcessRM, qwen25MathPrmRecipe } from '@reward-lens/core';
 import { createRewardServer, type RewardServer } from '@reward-lens/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 /** Qwen2.5-Math-PRM's reading on a small random Qwen2 model, with `<extra_0>` added to the byte-BPE tokenizer. */
 function qwenRecipePrm(): ProcessRM {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultModelFigures } from '@reward-lens/model-default';
-import { expectScoresClose } from '../testing/expect-scores-close.js';
-import { jsonLines, natalia, packagePath, runMain } from '../testing/run-main.js';
+import { expectScoresClose } from '../../test/support/expect-scores-close.js';
+import { jsonLines, natalia, packagePath, runMain } from '../../test/support/run-main.js';
 
 const naturalSteps = natalia.solution.split('\n');
 

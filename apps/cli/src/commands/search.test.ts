@@ -6,7 +6,7 @@ import { createScriptedPolicy } from '@reward-lens/search/testing';
 import { startCompletionsTestServer } from '@reward-lens/remote/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProcessRM } from '../load-process-rm.js';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-search-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

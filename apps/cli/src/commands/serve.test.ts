@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packagePath, runMain } from '../testing/run-main.js';
+import { packagePath, runMain } from '../../test/support/run-main.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'reward-lens-serve-'));
 const children: ChildProcess[] = [];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mcLabelsClosedForm } from '@reward-lens/eval';
 import { describe, expect, it } from 'vitest';
-import { runMain } from '../testing/run-main.js';
+import { runMain } from '../../test/support/run-main.js';
 
 describe('simulate', () => {
   it('mc-labels prints a table of 14 rows, close to the closed form', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { validateStepDetector } from '@reward-lens/core';
 import { createOrganism } from '@reward-lens/organism';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-detector-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runMain } from '../testing/run-main.js';
+import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 /** TRL records of a synthetic task: a step claims a digit is even, and is right when it is. */
 function trlLines(count: number, salt: number): string {

@@ -1,4 +1,5 @@
-import { InvalidInputError, processWide } from '@reward-lens/spec';
+import { InvalidInputError } from '@reward-lens/spec';
+import { processWide } from '@reward-lens/spec/internal';
 
 import { builtInAggregators, type Aggregator } from './aggregators.js';
 

@@ -1,4 +1,5 @@
-import { readsWeightsOverGraph, backendCreateOptions, checkThreads, resolveBackend, type ResolvedBackend, ModelLoadError } from '@reward-lens/spec';
+import { readsWeightsOverGraph, resolveBackend, type ResolvedBackend, ModelLoadError } from '@reward-lens/spec';
+import { backendCreateOptions, checkThreads } from '@reward-lens/spec/internal';
 
 import { readJsonFile, requireEntry, type ModelFiles } from '@reward-lens/loaders';
 import { inferRecipe } from '../recipes/infer-recipe.js';
@@ -7,6 +8,9 @@ import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createHfTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import { readPretrainedFiles } from './pretrained-files.js';
+import { calibrationFileName, readFolderCalibration } from './folder-calibration.js';
+import type { StepCalibration } from '../calibration/step-calibration.js';
+import type { ProcessRMOptions } from './process-rm-options.js';
 
 export interface PretrainedOptions {
   /** How the model is read: a preset name (`reward-lens recipes` lists them) or a recipe. Inferred from config.json when it can be. */
@@ -21,7 +25,15 @@ export interface PretrainedOptions {
   slidingWindow?: 'refuse' | 'limit-positions';
 }
 
-export type LoadedPretrained = ResolvedBackend & { tokenizer: PrmTokenizer; recipe: ReadingRecipe; stepDetector?: StepDetector };
+export type LoadedPretrained = ResolvedBackend & {
+  tokenizer: PrmTokenizer;
+  recipe: ReadingRecipe;
+  stepDetector?: StepDetector;
+  /** The file errors about the model name: the ONNX graph run, or the folder of the weights. */
+  modelFile: string;
+  /** The folder's `calibration.json`, when it has one. */
+  calibration?: StepCalibration;
+};
 
 /** Loads a PRM folder's model, tokenizer and recipe from disk, and resolves a backend for it (Node only). */
 export async function loadPretrained(folder: string, options: PretrainedOptions): Promise<LoadedPretrained> {
@@ -75,12 +87,32 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
       file: files.describe('tokenizer.json'),
     });
   }
+  const calibration = await readFolderCalibration(files);
+  if (calibration) notes.push(`found ${calibrationFileName}: scores are read through it (calibration: null gives the raw scores)`);
   const resolved = await resolveBackend(backend, contents.source, backendCreateOptions(options));
   return {
     ...resolved,
     notes: [...resolved.notes, ...notes, ...contents.notes],
+    ...(calibration ? { calibration } : {}),
     tokenizer,
     recipe,
     ...(contents.stepDetector ? { stepDetector: contents.stepDetector } : {}),
+    modelFile: contents.source.kind === 'onnx' ? (contents.source as { path: string }).path : files.location,
+  };
+}
+
+/**
+ * A loaded folder's options for its ProcessRM: its recipe and notes, and its step-detector.json
+ * and calibration.json unless the options give their own (or `null`: none).
+ */
+export function folderOptions(loaded: LoadedPretrained, options: Omit<ProcessRMOptions, 'recipe'>): ProcessRMOptions {
+  const stepDetector = options.stepDetector === undefined ? loaded.stepDetector : options.stepDetector;
+  const calibration = options.calibration === undefined ? loaded.calibration : options.calibration;
+  return {
+    ...options,
+    recipe: loaded.recipe,
+    stepDetector: stepDetector ?? null,
+    calibration: calibration ?? null,
+    notes: [...loaded.notes, ...(options.notes ?? [])],
   };
 }

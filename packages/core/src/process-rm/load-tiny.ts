@@ -1,5 +1,5 @@
+import { backendCreateOptions } from '@reward-lens/spec/internal';
 import {
-  backendCreateOptions,
   registeredBackends,
   resolveBackend,
   type ResolvedBackend,

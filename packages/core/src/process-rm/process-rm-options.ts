@@ -32,8 +32,11 @@ export interface ProcessRMOptions {
   padding?: 'left' | 'right';
   /** Notes carried into every result (which backend ran, why others were skipped). */
   notes?: readonly string[];
-  /** Maps step and outcome scores to calibrated probabilities (trust `CALIBRATED`); see `withCalibration`. */
-  calibration?: StepCalibration;
+  /**
+   * Maps step and outcome scores to calibrated probabilities (trust `CALIBRATED`); see
+   * `withCalibration`. `fromPretrained` and `fromFiles` read the folder's `calibration.json`; `null` uses none.
+   */
+  calibration?: StepCalibration | null;
   /**
    * Checks that a record is text of the model's domain (a grammar, say), beside the calibration's
    * own vocabulary check. A record outside is scored, noted (`meta.outOfDomain`), and not `CALIBRATED`.

@@ -22,7 +22,7 @@ import { type ForwardContext, readHiddenStates, readLocalHead } from './forward-
 import type { OutcomeScores, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 import { resolveStepDetection, type StepDetectionSetting } from './learned-steps.js';
 import { normalizeScoringInput, type ScoringInput } from './scoring-input.js';
-import { loadPretrained, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
+import { folderOptions, loadPretrained, type LoadedPretrained, type PretrainedOptions } from './load-pretrained.js';
 import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
 import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';
 import { detectionContext, layOutBatch, layOutPair, type PairLayoutContext } from './pair-layout.js';
@@ -75,7 +75,7 @@ export class ProcessRM {
     this.tokenizer = tokenizer;
     this.recipe = options.recipe ?? plainValueRecipe;
     this.construction = options;
-    this.calibration = options.calibration === undefined ? undefined : validateStepCalibration(options.calibration);
+    this.calibration = options.calibration == null ? undefined : validateStepCalibration(options.calibration);
     const spec = this.calibration?.domainCheck;
     this.domainChecks = [...(spec ? [tokenDomainCheck(spec)] : []), ...(options.domainChecks ?? [])];
     this.options = scoringSettings(options);
@@ -132,11 +132,9 @@ export class ProcessRM {
     return ProcessRM.fromLoaded(await loadFromFiles(files, options), options);
   }
 
-  /** A loaded folder as a PRM: its recipe and notes, and its step-detector.json unless the options give one (or `null`). */
+  /** A loaded folder as a PRM (see `folderOptions`). */
   private static fromLoaded(loaded: LoadedPretrained, options: Omit<ProcessRMOptions, 'recipe'>): ProcessRM {
-    const { backend, tokenizer, recipe, notes, stepDetector } = loaded;
-    const detector = options.stepDetector === undefined ? stepDetector : options.stepDetector;
-    return new ProcessRM(backend, tokenizer, { ...options, recipe, stepDetector: detector ?? null, notes: [...notes, ...(options.notes ?? [])] });
+    return new ProcessRM(loaded.backend, loaded.tokenizer, folderOptions(loaded, options));
   }
 
   /**

@@ -3,3 +3,7 @@
 export { BackendCacheHandle, collectedHolding, ownCacheHandle, type CacheHolding, type CacheOwner } from './cache-handle.js';
 export { padRows, type PaddedRows } from './pad-rows.js';
 export { resolveHeadTensors, type ResolvedHead, type ResolvedHeadStep } from './resolve-head-tensors.js';
+// Process-wide state shared by every copy of spec (ESM and CommonJS builds, two installed versions),
+// and the loaders' handling of the options every backend's create takes.
+export { processWide } from '../process-wide.js';
+export { backendCreateOptions, checkThreads } from '../backend/registry.js';

@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { main } from '../main.js';
+import { main } from '../../src/main.js';
 
 export interface RunOptions {
   /** Text (or raw bytes) on stdin. Without it stdin is an empty terminal, so nothing is read from it. */

@@ -1,0 +1,60 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import '@reward-lens/backend-onnx-node/register';
+import { ProcessRM } from '@reward-lens/core';
+import { defaultModelRecipe, loadDefaultPrm } from '@reward-lens/model-default';
+import { exportModelFolder } from '@reward-lens/onnx-export/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The default PRM exported to ONNX keeps how it is read beyond its weights: its calibration and
+// its learned step detector (an export once scored 0.861 / 0.038 / 0.103 instead of 0.950 / 0.149
+// / 0.202, EXPLORATORY, and left a one-line solution one step).
+
+const problem =
+  'Lena buys 81 bags of stamps. She puts the bags into 3 equal piles and keeps one pile. She gives 14 bags to Mia. She ends up with 2 times as many bags. How many bags does Lena end up with?';
+const steps = [
+  '81 bags in 3 piles is 81 ÷ 3 = 27 bags.',
+  '27 bags less 14 bags is 27 − 14 = 13 bags.',
+  '13 bags times 2 is 13 × 2 = 62 bags.',
+  'The answer is 62.',
+];
+
+// The shipped folder (the Node entry's `defaultModelFolder`; found through the package, whichever entry types resolve to).
+const defaultModelFolder = join(dirname(createRequire(import.meta.url).resolve('@reward-lens/model-default/package.json')), 'model');
+
+let root: string;
+let exported: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'reward-lens-exported-default-'));
+  exported = join(root, 'default-onnx');
+  const heads = (await loadDefaultPrm({ calibrated: false })).recipe.heads;
+  await exportModelFolder(defaultModelFolder, exported, { heads });
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('the default PRM exported to ONNX', () => {
+  it('holds its calibration.json and step-detector.json', async () => {
+    expect(await readdir(exported)).toEqual(expect.arrayContaining(['calibration.json', 'step-detector.json', 'tokenizer.json']));
+  });
+
+  it('scores on onnx-node as the default PRM does, calibrated, and splits a one-line solution with its detector', async () => {
+    const reference = await loadDefaultPrm({ backend: 'tiny' });
+    const onnx = await ProcessRM.fromPretrained(exported, { recipe: defaultModelRecipe, backend: 'onnx-node' });
+    try {
+      expect(onnx.backend.name).toBe('onnx-node');
+      const expected = await reference.stepScores([{ problem, steps }]);
+      const actual = await onnx.stepScores([{ problem, steps }]);
+      expect(actual.notes.join('\n')).toContain('calibration');
+      expect([actual.trust, actual.gauge]).toEqual([expected.trust, expected.gauge]);
+      Array.from(actual.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(expected.value.curves[0]![index]!, 3));
+      const oneLine = await onnx.stepScores([{ problem, solution: steps.join(' ') }]);
+      expect(oneLine.value.stepCounts[0]).toBeGreaterThan(1);
+      expect(oneLine.value.meta[0]!.stepMethod).toBe('learned');
+    } finally {
+      await reference.dispose();
+      await onnx.dispose();
+    }
+  });
+});
