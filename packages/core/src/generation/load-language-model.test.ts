@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRandomDecoder, defineDecoderConfig, isDecoderSource, registerBackend, tinyDecoderConfig } from '@reward-lens/spec';
+import { createRandomDecoder, type DecoderModelSource, defineDecoderConfig, type ModelSource, tinyDecoderConfig } from '@reward-lens/spec';
 import { writeDecoderFolder } from '@reward-lens/loaders/node';
-import { spellBytesByteLevel } from '@reward-lens/tokenizers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
+import { byteLevelTokenizerJson, registerOracle } from '../../test/support/byte-level-folder.js';
 import { generate } from './generate.js';
 import { loadLanguageModel } from './load-language-model.js';
 
@@ -19,30 +19,10 @@ const config = defineDecoderConfig({
   ],
 });
 const model = createRandomDecoder({ seed: 5, config });
-const vocab: Record<string, number> = {};
-for (let byte = 0; byte < 256; byte += 1) vocab[spellBytesByteLevel(Uint8Array.of(byte))] = byte;
-const tokenizerJson = {
-  added_tokens: [],
-  normalizer: null,
-  pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, use_regex: true },
-  post_processor: null,
-  decoder: { type: 'ByteLevel' },
-  model: { type: 'BPE', vocab, merges: [] },
-};
+const tokenizerJson = byteLevelTokenizerJson();
 
-const handed: string[][] = [];
-const remove = registerBackend({
-  name: 'oracle-for-lm',
-  priority: 0,
-  explicitOnly: true,
-  sourceKinds: ['decoder'],
-  unavailableReason: () => null,
-  async create(source) {
-    const decoder = isDecoderSource(source) ? source.model : model;
-    handed.push(decoder.config.heads.map((head) => head.name));
-    return createReferenceBackend(decoder);
-  },
-});
+const handed: ModelSource[] = [];
+const remove = registerOracle('oracle-for-lm', model, handed);
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-language-model-'));
 afterAll(async () => {
   remove();
@@ -54,7 +34,7 @@ describe('loadLanguageModel: a model folder as a causal LM for generate', () => 
     const folder = join(root, 'prm');
     await writeDecoderFolder(folder, { model, tokenizerJson, hfConfig: { architectures: ['LlamaForCausalLM'] } });
     const loaded = await loadLanguageModel(folder, { backend: 'oracle-for-lm' });
-    expect(handed.at(-1)).toEqual(['lm']);
+    expect((handed.at(-1) as DecoderModelSource).model.config.heads.map((head) => head.name)).toEqual(['lm']);
     const [viaFolder] = await generate(loaded.backend, loaded.tokenizer, ['Compute 2+2.'], { maxTokens: 6 });
     const [viaModel] = await generate(createReferenceBackend(model), loaded.tokenizer, ['Compute 2+2.'], { maxTokens: 6 });
     expect(viaFolder!.tokenIds).toHaveLength(6);

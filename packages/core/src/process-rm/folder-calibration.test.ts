@@ -1,27 +1,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRandomDecoder, defineDecoderConfig, isDecoderSource, ModelLoadError, registerBackend, tinyDecoderConfig } from '@reward-lens/spec';
+import { createRandomDecoder, defineDecoderConfig, ModelLoadError, tinyDecoderConfig } from '@reward-lens/spec';
 import { writeDecoderFolder } from '@reward-lens/loaders/node';
-import { spellBytesByteLevel } from '@reward-lens/tokenizers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recipePresets } from '../recipes/presets.js';
-import { createReferenceBackend } from '../testing/reference/reference-backend.js';
+import { byteLevelTokenizerJson, registerOracle } from '../../test/support/byte-level-folder.js';
 import { ProcessRM } from './process-rm.js';
 
 // A folder's calibration.json is read with it, as its step-detector.json is.
 const recipe = recipePresets['trl-token-classification']!;
 const model = createRandomDecoder({ seed: 3, config: defineDecoderConfig({ ...tinyDecoderConfig, vocabSize: 256, heads: recipe.heads }) });
-const vocab: Record<string, number> = {};
-for (let byte = 0; byte < 256; byte += 1) vocab[spellBytesByteLevel(Uint8Array.of(byte))] = byte;
-const tokenizerJson = {
-  added_tokens: [],
-  normalizer: null,
-  pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, use_regex: true },
-  post_processor: null,
-  decoder: { type: 'ByteLevel' },
-  model: { type: 'BPE', vocab, merges: [] },
-};
+const tokenizerJson = byteLevelTokenizerJson();
 const calibration = {
   format: 'reward-lens.step-calibration',
   version: 1,
@@ -30,16 +20,7 @@ const calibration = {
 };
 const pair = { problem: 'Compute 2+2.', steps: ['2+2=4.', 'The answer is 4.'] };
 
-const remove = registerBackend({
-  name: 'oracle-for-calibration',
-  priority: 0,
-  explicitOnly: true,
-  sourceKinds: ['decoder'],
-  unavailableReason: () => null,
-  async create(source) {
-    return createReferenceBackend(isDecoderSource(source) ? source.model : model);
-  },
-});
+const remove = registerOracle('oracle-for-calibration', model);
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-folder-calibration-'));
 afterAll(async () => {
   remove();

@@ -19,8 +19,8 @@ import { writeDecoderFolder } from '@reward-lens/loaders/node';
 
 import { recipePresets } from '../recipes/presets.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
-import { spellBytesByteLevel } from '@reward-lens/tokenizers';
 import { ProcessRM } from './process-rm.js';
+import { byteLevelTokenizerJson, registerOracle } from '../../test/support/byte-level-folder.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-from-files-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -28,32 +28,13 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 // A TRL token-classification PRM (the recipe config.json's architecture implies) with a byte-level BPE tokenizer.
 const recipe = recipePresets['trl-token-classification']!;
 const model = createRandomDecoder({ seed: 11, config: defineDecoderConfig({ ...tinyDecoderConfig, heads: recipe.heads }) });
-const vocab: Record<string, number> = {};
-for (let byte = 0; byte < 256; byte += 1) vocab[spellBytesByteLevel(Uint8Array.of(byte))] = byte;
-const tokenizerJson = {
-  added_tokens: [],
-  normalizer: null,
-  pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, use_regex: true },
-  post_processor: null,
-  decoder: { type: 'ByteLevel' },
-  model: { type: 'BPE', vocab, merges: [] },
-};
+const tokenizerJson = byteLevelTokenizerJson();
 const hfConfig = { architectures: ['LlamaForTokenClassification'] };
 const pair = { problem: 'Compute (2+2)*3-5.', steps: ['First, 2+2=4.', 'Then, 4*3=12.', 'Finally, 12-5=7.'] };
 
 // The float64 oracle runs decoder weights; a graph source is recorded and run by the oracle on the same weights.
 const handed: ModelSource[] = [];
-registerBackend({
-  name: 'oracle-for-files',
-  priority: 0,
-  explicitOnly: true,
-  sourceKinds: ['decoder', 'onnx'],
-  unavailableReason: () => null,
-  async create(source) {
-    handed.push(source);
-    return createReferenceBackend(isDecoderSource(source) ? source.model : model);
-  },
-});
+registerOracle('oracle-for-files', model, handed, ['decoder', 'onnx']);
 const backend = 'oracle-for-files';
 
 let folderCount = 0;
