@@ -28,3 +28,18 @@ export function strictTsconfig(files: readonly string[], lib: readonly string[])
   };
   return `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`;
 }
+
+/** A CommonJS project on TypeScript's node10 resolution (which reads no `exports`: subpaths resolve through typesVersions). */
+export function node10Tsconfig(files: readonly string[]): string {
+  const compilerOptions = {
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    module: 'CommonJS',
+    moduleResolution: 'node10',
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  };
+  return `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`;
+}

@@ -6,12 +6,13 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPack, type PackedPackage } from './build-and-pack.js';
-import { consumerModule, entrySpecifiers, strictTsconfig } from './consumer-files.js';
+import { consumerModule, entrySpecifiers, node10Tsconfig, strictTsconfig } from './consumer-files.js';
 import { isInstalledWith, reachableImports } from './module-graph.js';
 import { folderSize, readPackedManifest } from './packed-manifest.js';
-import { claimedValue, codeBlockAfter, exampleAsCommonJs, exampleAsEsm, type RecordedClaim } from './readme-example.js';
+import { codeBlockAfter, exampleAsCommonJs, exampleAsEsm, expectClaimsHold, parseClaims } from './readme-example.js';
 import { runChecked, runCommand } from './run-command.js';
-import { createScratchProject } from './scratch-project.js';
+import { bundleForBrowser } from './browser-bundle.js';
+import { createScratchProject, placeScript } from './scratch-project.js';
 import { publishablePackages, repositoryRoot, runtimeWorkspaceClosure, toolBinary } from './workspace.js';
 
 // The packages as npm users get them: built, packed with `pnpm pack`, installed with npm into a
@@ -31,26 +32,6 @@ function packedPackage(name: string): PackedPackage {
   const found = packed.find((entry) => entry.name === name);
   if (!found) throw new Error(`${name} was not packed`);
   return found;
-}
-
-function parseClaims(stdout: string): RecordedClaim[] {
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as RecordedClaim[];
-}
-
-/** Checks each README comment that states a value ("// [3]", "// 'EXPLORATORY' ...") against the value it had. */
-function expectClaimsHold(claims: RecordedClaim[]): void {
-  let checked = 0;
-  for (const claim of claims) {
-    const expected = claimedValue(claim.comment);
-    if (expected === undefined) {
-      expect(claim.value, claim.expression).toBeDefined();
-      continue;
-    }
-    checked++;
-    if ('literal' in expected) expect(claim.value, `${claim.expression} // ${claim.comment}`).toEqual(expected.literal);
-    else expect((claim.value as Record<string, unknown[]>)[expected.typedArray], `${claim.expression} // ${claim.comment}`).toHaveLength(expected.length);
-  }
-  expect(checked).toBeGreaterThanOrEqual(5);
 }
 
 beforeAll(async () => {
@@ -96,7 +77,7 @@ describe('every published package', () => {
     expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg, { color: false })}`)).toEqual([]);
   });
 
-  // node10 resolution has no subpath exports (`/register`, `/node`): the node16 profile leaves it out.
+  // Every resolution mode: node10 reads no subpath exports (`/register`, `/node`), so typesVersions maps them.
   it.each(packages.map((entry) => entry.name))('%s: arethetypeswrong finds no problem (node10, node16 CJS and ESM, bundler)', async (name) => {
     const result = await runCommand(toolBinary('attw'), [packedPackage(name).tarball, '--format', 'ascii'], { cwd: workRoot });
     expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
@@ -120,37 +101,19 @@ describe("the README's API example, installed", () => {
 });
 
 describe('one copy of each module and one registry per process', () => {
-  const identities = (load: (specifier: string) => string) => `const core = ${load('@reward-lens/core')};
-const internal = ${load('@reward-lens/spec')};
-${load('@reward-lens/backend-tiny/register')};
-${load('@reward-lens/backend-webgpu/register')};
-const tiny = ${load('@reward-lens/backend-tiny')};
-const webgpu = ${load('@reward-lens/backend-webgpu')};
-const registered = (name) => core.registeredBackends().find((registration) => registration.name === name);
-console.log(JSON.stringify({
-  errorClassAcrossEntries: core.ModelLoadError === internal.ModelLoadError,
-  tinyRegisteredIsExported: registered('tiny') === tiny.tinyBackendRegistration,
-  webgpuRegisteredIsExported: registered('webgpu') === webgpu.webGpuBackendRegistration,
-}));`;
   const allTrue = { errorClassAcrossEntries: true, tinyRegisteredIsExported: true, webgpuRegisteredIsExported: true };
 
   it.each([
-    ['CommonJS', 'identities.cjs', (specifier: string) => `require('${specifier}')`],
-    ['ESM', 'identities.mjs', (specifier: string) => `await import('${specifier}')`],
-  ])('%s: the entries of a package share their modules (errors are one class, the registered backend is the exported one)', async (_kind, file, load) => {
-    await writeFile(join(fullProject, file), identities(load));
+    ['CommonJS', 'identities.cjs'],
+    ['ESM', 'identities.mjs'],
+  ])('%s: the entries of a package share their modules (errors are one class, the registered backend is the exported one)', async (_kind, file) => {
+    await placeScript(fullProject, file);
     const { stdout } = await runChecked(process.execPath, [file], { cwd: fullProject });
     expect(JSON.parse(stdout)).toEqual(allTrue);
   });
 
   it('a backend registered through the CommonJS build is found by the ESM build in the same process', async () => {
-    const script = `import { createRequire } from 'node:module';
-import { ProcessRM, registeredBackends } from '@reward-lens/core';
-createRequire(import.meta.url)('@reward-lens/backend-tiny/register');
-const registered = registeredBackends().map((entry) => entry.name);
-const prm = await ProcessRM.fromTiny({ seed: 0 });
-console.log(JSON.stringify({ registered, backend: prm.backend.name }));`;
-    await writeFile(join(fullProject, 'dual-build.mjs'), script);
+    await placeScript(fullProject, 'dual-build.mjs');
     const { stdout } = await runChecked(process.execPath, ['dual-build.mjs'], { cwd: fullProject });
     expect(JSON.parse(stdout)).toEqual({ registered: ['tiny'], backend: 'tiny' });
   });
@@ -176,31 +139,11 @@ describe('the conformance kit (@reward-lens/core/testing) needs no test framewor
     // What a node:test or jest user has: the packages and their dependencies, and no vitest. The
     // scripts run without the NODE_PATH that pnpm's vitest shim sets (the workspace's store, vitest in it).
     const { NODE_PATH: _storePath, ...userEnvironment } = process.env;
-    const loads = `let vitest = 'not installed';
-try {
-  vitest = require.resolve('vitest');
-} catch {}
-const kit = require('@reward-lens/core/testing');
-console.log(JSON.stringify({ vitest, kit: [kit.runBackendConformance, kit.runGradientConformance, kit.nodeTestHarness].map((value) => typeof value) }));`;
-    await writeFile(join(fullProject, 'kit.cjs'), loads);
+    await placeScript(fullProject, 'kit.cjs');
     const { stdout: loaded } = await runChecked(process.execPath, ['kit.cjs'], { cwd: fullProject, env: userEnvironment });
     expect(JSON.parse(loaded)).toEqual({ vitest: 'not installed', kit: ['function', 'function', 'function'] });
     // A few tests of each suite (the whole of both takes minutes), through the node:test adapter.
-    const script = `import { describe, it } from 'node:test';
-import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { nodeTestHarness, runBackendConformance, runGradientConformance } from '@reward-lens/core/testing';
-const kept = ['spec contract', 'padding invariance', 'flags and methods agree', 'gradient matches finite differences', 'step gradients are causal', 'score hvp'];
-const adapter = nodeTestHarness({ describe, it }, { timeout: 300000 });
-const harness = {
-  describe: adapter.describe,
-  test: (name, body) => (kept.includes(name) ? adapter.test(name, body) : undefined),
-  skip: (name, reason) => (kept.includes(name) ? adapter.skip(name, reason) : undefined),
-};
-const createBackend = async (model) => createTinyBackend(model);
-runBackendConformance({ harness, createBackend, label: 'installed' });
-runGradientConformance({ harness, createBackend, label: 'installed', skip: [{ reason: 'declared in the script', tests: ['score hvp'] }] });
-`;
-    await writeFile(join(fullProject, 'kit.node-test.mjs'), script);
+    await placeScript(fullProject, 'kit.node-test.mjs');
     const { stdout } = await runChecked(process.execPath, ['--test', '--test-reporter=tap', 'kit.node-test.mjs'], { cwd: fullProject, env: userEnvironment });
     // Two seeded configs: 2 backend tests and 3 gradient tests pass on each, the declared skip is reported with its reason.
     expect(stdout).toMatch(/^# fail 0$/m);
@@ -212,21 +155,7 @@ runGradientConformance({ harness, createBackend, label: 'installed', skip: [{ re
 });
 
 describe('browser bundles: esbuild --bundle --platform=browser, no other flags', () => {
-  async function bundle(name: string, source: string, extension = 'mjs'): Promise<string> {
-    const input = join(fullProject, 'browser', `${name}.${extension}`);
-    const output = join(fullProject, 'browser', 'out', `${name}.mjs`);
-    await mkdir(join(fullProject, 'browser'), { recursive: true });
-    await writeFile(input, source);
-    const { stderr } = await runChecked(
-      toolBinary('esbuild'),
-      [input, '--bundle', '--platform=browser', '--format=esm', `--outfile=${output}`, '--log-level=warning'],
-      {
-        cwd: fullProject,
-      },
-    );
-    expect(stderr, 'esbuild warnings').toBe('');
-    return output;
-  }
+  const bundle = (name: string, source: string, extension = 'mjs') => bundleForBrowser(fullProject, name, source, extension);
 
   it('core + backend-tiny (the README example) bundle, and the bundle gives the same values', async () => {
     const output = await bundle('readme-example', await exampleAsEsm(apiExample));
@@ -352,17 +281,7 @@ describe('types, as a consumer with skipLibCheck off sees them', () => {
     const folder = join(fullProject, 'types', 'node10');
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'consumer.ts'), consumerModule(specifiers));
-    const compilerOptions = {
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM'],
-      module: 'CommonJS',
-      moduleResolution: 'node10',
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: [],
-    };
-    await writeFile(join(folder, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, files: ['consumer.ts'] }, null, 2)}\n`);
+    await writeFile(join(folder, 'tsconfig.json'), node10Tsconfig(['consumer.ts']));
     await runChecked(toolBinary('tsc'), ['-p', folder], { cwd: folder });
   });
 
@@ -375,17 +294,10 @@ describe('types, as a consumer with skipLibCheck off sees them', () => {
 
 describe('@reward-lens/model-default imported alone', () => {
   it.each([
-    ['ESM', 'default-alone.mjs', "const { loadDefaultPrm } = await import('@reward-lens/model-default');"],
-    ['CommonJS', 'default-alone.cjs', "const { loadDefaultPrm } = require('@reward-lens/model-default');"],
-  ])('%s: loads and scores on backend-tiny, its dependency, with nothing else imported', async (_format, file, load) => {
-    const script = `(async () => {
-${load}
-const prm = await loadDefaultPrm();
-const evidence = await prm.stepScores([{ problem: 'Lena has 4 boxes of 3 pens. How many pens does Lena have?', steps: ['4 boxes of 3 pens is 4 × 3 = 12 pens.', 'The answer is 12.'] }]);
-console.log(JSON.stringify({ backend: prm.backend.name, steps: evidence.value.curves[0].length }));
-await prm.dispose();
-})();`;
-    await writeFile(join(fullProject, file), script);
+    ['ESM', 'default-alone.mjs'],
+    ['CommonJS', 'default-alone.cjs'],
+  ])('%s: loads and scores on backend-tiny, its dependency, with nothing else imported', async (_format, file) => {
+    await placeScript(fullProject, file);
     const { stdout } = await runChecked(process.execPath, [file], { cwd: fullProject });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ backend: 'tiny', steps: 2 });
   });

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { transform } from 'esbuild';
 
 /** The first ```ts block after `marker` in a Markdown text. */
@@ -71,4 +72,25 @@ export function claimedValue(comment: string): { literal: unknown } | { typedArr
   const typed = /^(\w+Array) of (\d+)\b/.exec(comment);
   if (typed) return { typedArray: typed[1]!, length: Number(typed[2]) };
   return undefined;
+}
+
+/** The claims a README example script printed (its last line, JSON). */
+export function parseClaims(stdout: string): RecordedClaim[] {
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as RecordedClaim[];
+}
+
+/** Checks each README comment that states a value ("// [3]", "// 'EXPLORATORY' ...") against the value it had. */
+export function expectClaimsHold(claims: RecordedClaim[]): void {
+  let checked = 0;
+  for (const claim of claims) {
+    const expected = claimedValue(claim.comment);
+    if (expected === undefined) {
+      expect(claim.value, claim.expression).toBeDefined();
+      continue;
+    }
+    checked++;
+    if ('literal' in expected) expect(claim.value, `${claim.expression} // ${claim.comment}`).toEqual(expected.literal);
+    else expect((claim.value as Record<string, unknown[]>)[expected.typedArray], `${claim.expression} // ${claim.comment}`).toHaveLength(expected.length);
+  }
+  expect(checked).toBeGreaterThanOrEqual(5);
 }

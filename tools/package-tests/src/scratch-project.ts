@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runChecked } from './run-command.js';
 
@@ -22,4 +22,9 @@ export async function createScratchProject(directory: string, tarballs: readonly
     timeoutMs: 600_000,
   });
   return directory;
+}
+
+/** Copies a script of `consumer-scripts/` (what a user's own code does with the installed packages) into the project. */
+export async function placeScript(project: string, name: string): Promise<void> {
+  await copyFile(new URL(`../consumer-scripts/${name}`, import.meta.url), join(project, name));
 }
