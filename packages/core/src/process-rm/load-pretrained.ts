@@ -88,7 +88,6 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
     });
   }
   const calibration = await readFolderCalibration(files);
-  if (calibration) notes.push(`found ${calibrationFileName}: scores are read through it (calibration: null gives the raw scores)`);
   const resolved = await resolveBackend(backend, contents.source, backendCreateOptions(options));
   return {
     ...resolved,
@@ -107,12 +106,15 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
  */
 export function folderOptions(loaded: LoadedPretrained, options: Omit<ProcessRMOptions, 'recipe'>): ProcessRMOptions {
   const stepDetector = options.stepDetector === undefined ? loaded.stepDetector : options.stepDetector;
-  const calibration = options.calibration === undefined ? loaded.calibration : options.calibration;
+  const fromFolder = options.calibration === undefined && loaded.calibration !== undefined;
+  const calibration = fromFolder ? loaded.calibration : options.calibration;
+  // Said only when the folder's own calibration is the one read through (not one the options give).
+  const calibrationNotes = fromFolder ? [`found ${calibrationFileName}: scores are read through it (calibration: null gives the raw scores)`] : [];
   return {
     ...options,
     recipe: loaded.recipe,
     stepDetector: stepDetector ?? null,
     calibration: calibration ?? null,
-    notes: [...loaded.notes, ...(options.notes ?? [])],
+    notes: [...loaded.notes, ...calibrationNotes, ...(options.notes ?? [])],
   };
 }
