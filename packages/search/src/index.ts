@@ -6,6 +6,9 @@ export { completeSolutions, statesAnswer, type CompleteOptions } from './policy/
 export { deriveSeed, seedFromParts } from './policy/derive-seed.js';
 export { generatorPolicy, stepLinesPrompt, type CountedGeneration, type GeneratorPolicyOptions } from './policy/generator-policy.js';
 export type { Completion, PolicyCallOptions, ProposalEnd, StepPolicy, StepProposal, StepRequest } from './policy/step-policy.js';
+// What loading a policy takes and gives (`loadPolicy` is on `./node`: a scripted policy is a file).
+export { defaultPolicySettings, defaultPolicyTemplate, type LoadedPolicy, type PolicySettings } from './policy/policy-settings.js';
+export { PolicySpecError } from './policy/policy-spec-error.js';
 export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from './rerank/rerank.js';
 export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';
 export type { ScoredCandidate } from './rerank/scored-candidate.js';

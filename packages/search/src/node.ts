@@ -1,3 +1,9 @@
 // Node-only parts of @reward-lens/search (they read and write files).
 export { LabelJournal, type JournalOptions } from './node/label-journal.js';
 export { labelFile, recordSeed, type LabelFileOptions, type LabelFileTotals, type LabelJob } from './node/label-file.js';
+// Loading a policy by name, URL, script file or model folder (`reward-lens search --policy`).
+export { loadPolicy } from './policy/load-policy.js';
+export { namedPolicies, type NamedPolicy } from './policy/named-policies.js';
+export { parseOrganismPolicyOptions } from './policy/organism-policy-options.js';
+export { parsePolicySpec, type PolicySpec } from './policy/policy-spec.js';
+export { readScript } from './policy/read-script.js';

@@ -230,7 +230,7 @@ export const labelCommand: Command = {
     const settings = parseLabelSettings(args, streams.stdin.isTTY === true);
     await checkReadable(settings.file);
     if (settings.out !== undefined) await checkLabelOutput(settings.out, settings.force);
-    const policy = await loadPolicy(settings.policy, settings.policySettings);
+    const policy = await loadPolicy(settings.policy, settings.policySettings, labelUsage);
     let judge: Awaited<ReturnType<typeof loadJudge>>;
     try {
       judge = await loadJudge(settings);

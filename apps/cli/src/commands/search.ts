@@ -9,9 +9,8 @@ import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { checkReadable } from './search-input-check.js';
 import { labelFields, readJsonRecords } from './search-json-records.js';
-import { organismPolicyHelp } from './organism-policy.js';
 import { loadPolicy, parsePolicySpec } from './search-policy.js';
-import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
+import { organismPolicyHelp, parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
 
 const strategies: readonly SearchStrategy[] = ['beam', 'dvts', 'best-of-n'];
@@ -165,7 +164,7 @@ export const searchCommand: Command = {
     const { prm, meter, dispose } = await loadPrm(settings.prmValues, searchUsage);
     let policy: Awaited<ReturnType<typeof loadPolicy>> | undefined;
     try {
-      policy = await loadPolicy(settings.policy, settings.policySettings);
+      policy = await loadPolicy(settings.policy, settings.policySettings, searchUsage);
       const checker = createAnswerChecker();
       const records =
         settings.problem !== undefined

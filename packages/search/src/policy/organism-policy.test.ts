@@ -7,7 +7,7 @@ import { deriveSeed } from './derive-seed.js';
 import { generatorPolicy, stepLinesPrompt } from './generator-policy.js';
 
 // The organism's policy is a core TextGenerator: search uses it through generatorPolicy, with its
-// prompt layout (problem, then one step per line). Nothing in search depends on the organism.
+// prompt layout (problem, then one step per line). Only policy loading (`organism:` policies) imports the organism.
 const organismPolicy = createOrganismPolicy({ errorProbability: 0.25, rescueProbability: 0.2 });
 /**
  * The policy continues a prefix only when its running quantity can take the remaining operations
