@@ -1,4 +1,4 @@
-import { InvalidInputError, ModelLoadError, ProcessRM, recipePresets, resolveRecipe, type StepDelimiter } from '@reward-lens/core';
+import { InvalidInputError, type LoadProgress, ModelLoadError, ProcessRM, recipePresets, resolveRecipe, type StepDelimiter } from '@reward-lens/core';
 import { defaultModelName, defaultModelRecipe, loadDefaultPrm } from '@reward-lens/model-default';
 import { requireBackendPackage } from './register-backends.js';
 import { readStepDetectorFile, type StepDetectionChoice } from './step-detection-options.js';
@@ -16,6 +16,8 @@ export interface ModelSettings extends StepDetectionChoice {
   delimiter?: StepDelimiter;
   batchSize?: number;
   truncation?: 'none' | 'left';
+  /** Called as a model folder's weights are read (the progress line on a terminal). */
+  onProgress?: (progress: LoadProgress) => void;
 }
 
 /**
@@ -71,7 +73,11 @@ export async function loadProcessRM(settings: ModelSettings): Promise<ProcessRM>
     return loadDefaultPrm(common);
   }
   try {
-    return await ProcessRM.fromPretrained(settings.model, { ...common, ...(settings.recipe !== undefined ? { recipe: settings.recipe } : {}) });
+    return await ProcessRM.fromPretrained(settings.model, {
+      ...common,
+      ...(settings.recipe !== undefined ? { recipe: settings.recipe } : {}),
+      ...(settings.onProgress ? { onProgress: settings.onProgress } : {}),
+    });
   } catch (error) {
     if (settings.recipe === undefined && ModelLoadError.isInstance(error) && /pass a recipe/.test(error.message)) throw withRecipeHint(error);
     throw error;

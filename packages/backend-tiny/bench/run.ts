@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { benchDecoderConfig, describeMachine, useBundledTinyWorker } from '@reward-lens/bench-harness';
 import { compareForward } from './forward-throughput.js';
+import { compareLoadMemory } from './load-memory.js';
 import { compareMatmul } from './matmul-throughput.js';
 import { compareThreadMemory } from './thread-memory.js';
 import { compareThreads } from './thread-throughput.js';
@@ -17,3 +18,4 @@ await compareForward();
 console.log('\nthe 42M model: hidden 512, 8 layers, 8 heads, intermediate 1376, 32,000-token vocabulary, tied embeddings');
 await compareThreads();
 compareThreadMemory();
+await compareLoadMemory();

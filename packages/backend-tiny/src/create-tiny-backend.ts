@@ -20,6 +20,7 @@ import {
 import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
 import { createRotaryTables } from './model/rotary-embedding.js';
 import { DEFAULT_SHARD_TOKENS } from './gradients/shards.js';
+import { arenaPlacement } from '@reward-lens/spec/internal';
 import type { ModelPayload } from './threads/protocol.js';
 import { resolveThreads, sharedWorkerPool, type ThreadSetting } from './threads/shared-pool.js';
 import { storeInSharedBuffer, storeInWasmHeap, type WeightStore } from './threads/weight-store.js';
@@ -83,7 +84,7 @@ export function createTinyBackend(model: DecoderModel, options: TinyBackendOptio
   if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
   const selection = selectOrThrow(choice, currentKernelPlatform());
   const threads = resolveThreads(options.threads, false);
-  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads)) : undefined;
+  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads, model)) : undefined;
   return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
 }
 
@@ -102,12 +103,19 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
   if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
   const selection = selectOrThrow(choice, await currentKernelPlatformAsync());
   const threads = resolveThreads(options.threads, false);
-  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads)) : undefined;
+  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads, model)) : undefined;
   return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
 }
 
-/** A shared memory wherever the platform has one: the weights are then held once (and can go to workers). */
-function wasmOptionsFor(threads: ThreadSetting): WasmSimdKernelOptions {
+/**
+ * A shared memory wherever the platform has one: the weights are then held once (and can go to
+ * workers). When the loader read every tensor into one weight arena, that memory is the set's:
+ * the weights are run where they lie, never copied.
+ */
+function wasmOptionsFor(threads: ThreadSetting, model: DecoderModel): WasmSimdKernelOptions {
+  const memories = new Set([...model.tensors.values()].map((tensor) => arenaPlacement(tensor)?.memory));
+  const [arena] = memories;
+  if (memories.size === 1 && arena !== undefined) return { shared: true, memory: arena };
   return { shared: threads.threads > 1 || sharedWasmMemoryAvailable() };
 }
 

@@ -27,6 +27,24 @@ describe('ProcessRM derivatives on backend-tiny', () => {
     expect((await prm.stepScores([pair])).value.curves[0]).toHaveLength(3);
   });
 
+  it('stops stepGradients at an aborted signal, with its reason, before a backward pass runs', async () => {
+    const backend = createTinyBackend(createRandomDecoder({ seed: 1 }));
+    let backwardCalls = 0;
+    const counted: BackendV1 = {
+      ...forwardOnly(backend),
+      capabilities: backend.capabilities,
+      doBackward: (request) => {
+        backwardCalls += 1;
+        return backend.doBackward!(request);
+      },
+    };
+    const prm = ProcessRM.fromBackend(counted, createByteBpeTokenizer());
+    const reason = new Error('stopped');
+    await expect(prm.stepGradients([pair], { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(backwardCalls).toBe(0);
+    await prm.dispose();
+  });
+
   it('attributes each step to the tokens before its read position, gradient×input included', async () => {
     const prm = ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 1 })), createByteBpeTokenizer());
     const { value, notes } = await prm.stepGradients([pair]);

@@ -5,7 +5,7 @@ import { decoderConfigFromHf, type DecoderConfigFromHfOptions } from './hf-confi
 import { missingFileError, readJsonFile, requireEntry, type ModelFiles } from './model-files.js';
 import type { SafetensorsTensor } from './safetensors.js';
 import { readTokenizerFiles } from './tokenizer-files.js';
-import { readSafetensorsFrom, type SafetensorsFile } from './safetensors-reader.js';
+import { readSafetensorsFrom, type SafetensorsFile, type TensorAllocator } from './safetensors-reader.js';
 
 /* Browser-safe: a Hugging Face decoder folder read through `ModelFiles` (disk, picked files, memory). */
 
@@ -14,6 +14,33 @@ export interface DecoderFolder {
   tokenizerJson: unknown;
   tokenizerConfig: unknown | null;
   notes: string[];
+}
+
+export interface DecoderFilesOptions extends DecoderConfigFromHfOptions {
+  heads: HeadSpec[];
+  /**
+   * Where each tensor is read to (default: a new `Float32Array` each): a weight arena
+   * (`createWeightArena` of `@reward-lens/spec/internal`) puts them where backend-tiny runs them,
+   * so that they are held once, never copied, and loading peaks at the weights plus one chunk.
+   */
+  allocate?: TensorAllocator;
+  /**
+   * Called after each tensor is read, per weights file: its bytes read so far and in all (of the
+   * tensors the config uses), as transformers.js's `progress_callback` reports a download.
+   */
+  onProgress?: (progress: LoadProgress) => void;
+  /** Checked before each tensor is read: an aborted signal stops the load with its reason, the files closed. */
+  signal?: AbortSignal;
+}
+
+/** How far loading one weights file has come. */
+export interface LoadProgress {
+  /** The file, as errors name it (`models/prm/model.safetensors`). */
+  file: string;
+  /** Bytes of its tensors read so far. */
+  loaded: number;
+  /** Bytes of the tensors the config uses in it. */
+  total: number;
 }
 
 /** Weights as PyTorch pickles (not the trainer's training_args.bin or optimizer.pt). */
@@ -28,7 +55,7 @@ const pickleWeightsFile = /^(pytorch_model|model|consolidated)[\w.-]*\.(bin|pt|p
  * @example
  * const { model, tokenizerJson } = await loadDecoderFiles(modelFilesFromEntries(picked), { heads: [{ name: 'lm', kind: 'lm' }] });
  */
-export async function loadDecoderFiles(files: ModelFiles, options: { heads: HeadSpec[] } & DecoderConfigFromHfOptions): Promise<DecoderFolder> {
+export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesOptions): Promise<DecoderFolder> {
   const entries = await files.list();
   const configName = requireEntry(files, 'config.json', entries);
   // Checked before the weights are read, so that a missing tokenizer fails fast.
@@ -52,10 +79,16 @@ export async function loadDecoderFiles(files: ModelFiles, options: { heads: Head
       });
       checkShapes(wanted, file, expected);
       const tensors = new Map<string, SafetensorsTensor>();
+      const bytesOf = (name: string) => file.entries.get(name)!.dataOffsets[1] - file.entries.get(name)!.dataOffsets[0];
+      const total = wanted.reduce((sum, name) => sum + bytesOf(name), 0);
+      let loaded = 0;
       // Tensors the config does not use are never read (a tied model's lm_head can be gigabytes).
       for (const name of wanted) {
+        options.signal?.throwIfAborted();
         const entry = file.entries.get(name)!;
-        tensors.set(name, { dtype: entry.dtype, shape: entry.shape, data: await file.read(name) });
+        tensors.set(name, { dtype: entry.dtype, shape: entry.shape, data: await file.read(name, options.allocate) });
+        loaded += bytesOf(name);
+        options.onProgress?.({ file: file.path, loaded, total });
       }
       sources.push({ file: file.path, tensors });
     }

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidInputError, expectedTensorShapes, type HeadSpec, validateDecoderModel, type DecoderModel } from '@reward-lens/spec';
+import { InvalidInputError, expectedTensorShapes, validateDecoderModel, type DecoderModel } from '@reward-lens/spec';
 
-import { loadDecoderFiles, type DecoderFolder } from './decoder-files.js';
-import { decoderConfigToHf, type DecoderConfigFromHfOptions, type DecoderConfigToHfOptions } from './hf-config.js';
+import { loadDecoderFiles, type DecoderFilesOptions, type DecoderFolder } from './decoder-files.js';
+import { decoderConfigToHf, type DecoderConfigToHfOptions } from './hf-config.js';
 import { modelFilesFromFolder } from './node-model-files.js';
 import { serializeSafetensors } from './safetensors.js';
 
@@ -30,7 +30,7 @@ export interface DecoderFolderContents {
  * @example
  * const { model, tokenizerJson } = await loadDecoderFolder('models/prm', { heads: [{ name: 'lm', kind: 'lm' }] });
  */
-export async function loadDecoderFolder(folder: string, options: { heads: HeadSpec[] } & DecoderConfigFromHfOptions): Promise<DecoderFolder> {
+export async function loadDecoderFolder(folder: string, options: DecoderFilesOptions): Promise<DecoderFolder> {
   return loadDecoderFiles(await modelFilesFromFolder(folder), options);
 }
 

@@ -51,6 +51,36 @@ describe('openSafetensorsFile', () => {
     }
   });
 
+  it('reads each dtype into the arrays an allocator gives (views at offsets of one buffer), bit for bit, and refuses a wrong length', async () => {
+    const bytes = mixedFile();
+    const path = join(root, 'allocated.safetensors');
+    await writeFile(path, bytes);
+    const reference = parseSafetensors(bytes, path);
+    const arena = new ArrayBuffer(64 * 1024);
+    let next = 16;
+    const allocate = (count: number) => {
+      const view = new Float32Array(arena, next, count);
+      next += Math.ceil((count * 4) / 16) * 16;
+      return view;
+    };
+    for (const chunkBytes of [7, 1000]) {
+      const file = await openSafetensorsFile(path, { chunkBytes });
+      for (const [name, tensor] of reference) {
+        const read = await file.read(name, allocate);
+        expect(read.buffer).toBe(arena);
+        expect(
+          Buffer.from(read.buffer, read.byteOffset, read.byteLength).equals(Buffer.from(tensor.data.buffer)),
+          `${name} with ${chunkBytes}-byte chunks`,
+        ).toBe(true);
+      }
+      // An allocator with no room gives undefined: the tensor gets an array of its own.
+      const own = await file.read('c.f32', () => undefined);
+      expect(own.buffer).not.toBe(arena);
+      await expect(file.read('c.f32', () => new Float32Array(3))).rejects.toThrow(/gave 3 values for a tensor of 513/);
+      await file.close();
+    }
+  });
+
   it('checks the header against the file size before reading data, and names a truncated file', async () => {
     const bytes = mixedFile();
     const truncated = join(root, 'truncated.safetensors');

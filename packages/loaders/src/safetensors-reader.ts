@@ -11,14 +11,20 @@ const bytesPerElement = { F32: 4, F16: 2, BF16: 2 } as const;
 const defaultChunkBytes = 16 * 2 ** 20;
 const platformIsLittleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** Where a loader puts a tensor's `count` float32 values: a zeroed array of exactly that length, or undefined for a new one. */
+export type TensorAllocator = (count: number) => Float32Array | undefined;
+
 /** A safetensors file opened for reading: its checked header, and tensors read one at a time on request. */
 export interface SafetensorsFile {
   path: string;
   size: number;
   entries: ReadonlyMap<string, SafetensorsEntry>;
   metadata: Readonly<Record<string, string>>;
-  /** Reads one tensor, widened to float32, reading its byte range only. */
-  read(name: string): Promise<Float32Array>;
+  /**
+   * Reads one tensor, widened to float32, reading its byte range only, into `allocate(count)`'s
+   * array when given (a weight arena a backend takes the tensors from) or a new one.
+   */
+  read(name: string, allocate?: TensorAllocator): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
@@ -42,11 +48,11 @@ export async function readSafetensorsFrom(file: ModelFile, options: { chunkBytes
       size,
       entries: header.entries,
       metadata: header.metadata,
-      async read(name) {
+      async read(name, allocate) {
         if (closed) throw new Error(`${path} is closed`);
         const entry = header.entries.get(name);
         if (!entry) throw new ModelLoadError(`has no tensor "${name}"`, { file: path });
-        return readTensor(file, entry, dataStart, chunk);
+        return readTensor(file, entry, dataStart, chunk, allocate);
       },
       async close() {
         if (closed) return;
@@ -60,14 +66,21 @@ export async function readSafetensorsFrom(file: ModelFile, options: { chunkBytes
   }
 }
 
-async function readTensor(file: ModelFile, entry: SafetensorsEntry, dataStart: number, chunkBytes: number): Promise<Float32Array> {
+async function readTensor(
+  file: ModelFile,
+  entry: SafetensorsEntry,
+  dataStart: number,
+  chunkBytes: number,
+  allocate: TensorAllocator | undefined,
+): Promise<Float32Array> {
   const width = bytesPerElement[entry.dtype];
   const [begin, end] = entry.dataOffsets;
   const count = (end - begin) / width;
-  const values = new Float32Array(count);
+  const values = allocate?.(count) ?? new Float32Array(count);
+  if (values.length !== count) throw new RangeError(`the allocator gave ${values.length} values for a tensor of ${count}`);
   if (entry.dtype === 'F32' && platformIsLittleEndian) {
     // Straight into the tensor's own memory: no second copy.
-    const target = new Uint8Array(values.buffer);
+    const target = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
     for (let offset = 0; offset < target.length; offset += chunkBytes) {
       const length = Math.min(chunkBytes, target.length - offset);
       await readExactly(file, dataStart + begin + offset, length, target.subarray(offset, offset + length));
@@ -81,7 +94,7 @@ async function readTensor(file: ModelFile, entry: SafetensorsEntry, dataStart: n
     const bytes = await readExactly(file, dataStart + begin + element * width, elements * width, chunk.subarray(0, elements * width));
     if (entry.dtype === 'F16') widenFloat16Into(values, element, bytes, 0, elements);
     else if (entry.dtype === 'BF16') widenBfloat16Into(values, element, bytes, 0, elements);
-    else new Uint8Array(values.buffer, element * 4, elements * 4).set(new Uint8Array(readFloat32LittleEndian(bytes, 0, elements).buffer));
+    else new Uint8Array(values.buffer, values.byteOffset + element * 4, elements * 4).set(new Uint8Array(readFloat32LittleEndian(bytes, 0, elements).buffer));
   }
   return values;
 }

@@ -13,6 +13,7 @@ import { formatRecordTable } from '../score/format-record-table.js';
 import type { RecordInput, RecordLabel } from '../score/input-record.js';
 import { openRecordSource, type RecordSource } from '../score/open-record-source.js';
 import { ProgressReporter } from '../score/progress-reporter.js';
+import { loadProgressReporter } from '../score/load-progress.js';
 import { scoreBatch } from '../score/score-batch.js';
 import { scoreRecordStream } from '../score/score-record-stream.js';
 import { defaultBatchSize, parseScoreSettings, type ScoreSettings } from '../score/score-settings.js';
@@ -72,9 +73,16 @@ Examples:
   reward-lens score --vllm http://127.0.0.1:8000 --vllm-model Qwen/Qwen2.5-Math-PRM-7B --recipe qwen2.5-math-prm --file records.jsonl
 `;
 
-/** The model the settings name: a vLLM server's, or a local one. */
-function openModel(settings: ScoreSettings): Promise<ProcessRM> {
-  if (!settings.vllm) return loadProcessRM(settings);
+/** The model the settings name: a vLLM server's, or a local one (its loading shown on a terminal). */
+async function openModel(settings: ScoreSettings, streams: CliStreams): Promise<ProcessRM> {
+  if (!settings.vllm) {
+    const loading = loadProgressReporter(streams.stderr, { enabled: !settings.quiet });
+    try {
+      return await loadProcessRM({ ...settings, onProgress: loading.onProgress });
+    } finally {
+      loading.clear();
+    }
+  }
   const apiKey = settings.vllm.apiKey ?? process.env.VLLM_API_KEY;
   return fromVllm(settings.vllm.url, {
     model: settings.vllm.model,
@@ -140,7 +148,7 @@ export const scoreCommand: Command = {
     const settings = parseScoreSettings(args, scoreUsage, streams.stdin.isTTY === true);
     // The input is opened before the model loads, so a missing file fails fast.
     const source = await openRecordSource(settings.input, streams.stdin, scoreUsage);
-    const prm = await openModel(settings);
+    const prm = await openModel(settings, streams);
     try {
       return source.kind === 'single' ? await scoreSingle(prm, source.input, settings, streams) : await scoreMany(prm, source, settings, streams);
     } finally {

@@ -1,4 +1,5 @@
 import type { DecoderConfig, DecoderModel } from '@reward-lens/spec';
+import { arenaPlacement } from '@reward-lens/spec/internal';
 import type { WasmHeap } from '../kernels/wasm/wasm-heap.js';
 
 /** Where one tensor lies in a store: its name, byte offset and number of floats. */
@@ -18,14 +19,23 @@ export interface WeightStore {
   buffer?: SharedArrayBuffer;
 }
 
-/** Copies every tensor into the heap's (shared) memory once and declares each resident there. Throws `WasmMemoryLimitError` when they do not fit. */
+/**
+ * Declares every tensor resident in the heap's (shared) memory: a tensor already in that memory
+ * (read there by the loader, see `createWeightArena`) is adopted where it lies, any other is
+ * copied in once. Throws `WasmMemoryLimitError` when the copies do not fit.
+ */
 export function storeInWasmHeap(heap: WasmHeap, model: DecoderModel): WeightStore {
   const placements: TensorPlacement[] = [];
   const placed = new Map<Float32Array, Float32Array>();
   const tensors = new Map<string, Float32Array>();
   for (const [name, source] of model.tensors) {
     let view = placed.get(source);
-    if (view === undefined) {
+    const inArena = arenaPlacement(source);
+    if (view === undefined && inArena?.memory === heap.memory) {
+      heap.adopt(source, inArena.address);
+      view = source;
+      placed.set(source, view);
+    } else if (view === undefined) {
       const address = heap.allocate(source.byteLength);
       view = new Float32Array(heap.memory.buffer, address, source.length);
       view.set(source);

@@ -11,6 +11,8 @@ export interface SequenceReads {
 
 export interface ForwardBatchOptions {
   batchSize: number;
+  /** Checked before each pass: an aborted signal rejects with its reason, and no further pass starts. */
+  signal?: AbortSignal | undefined;
   padding: 'left' | 'right';
   padTokenId: number;
   /** Builds the read for one batch from its rows' positions (a head read, or a hidden-state read). */
@@ -49,6 +51,7 @@ export async function forwardReadsInBatches(
 ): Promise<{ values: Float32Array[]; width: number }[]> {
   let results: { values: Float32Array[]; width: number }[] | undefined;
   const pass = (start: number) => {
+    options.signal?.throwIfAborted();
     const batch = sequences.slice(start, start + options.batchSize);
     const padded = padRows(
       batch.map((sequence) => sequence.inputIds),
@@ -67,6 +70,7 @@ export async function forwardReadsInBatches(
     });
     return backend.doForward({ batchSize: batch.length, sequenceLength, inputIds, attentionMask, reads: options.reads(positions, perRead) });
   };
+  options.signal?.throwIfAborted();
   let pending = sequences.length > 0 ? pass(0) : undefined;
   try {
     for (let start = 0; start < sequences.length; start += options.batchSize) {

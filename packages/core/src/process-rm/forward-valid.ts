@@ -14,6 +14,8 @@ export interface ForwardContext {
   batchSize: number;
   padding: 'left' | 'right';
   padTokenId: number;
+  /** The call's signal (`ScoringOptions.signal`), checked before each pass. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Runs the pairs that tokenized, reading `read(positions)`; unscored pairs get no values. */
@@ -47,6 +49,7 @@ export async function forwardValidReads(
       batchSize: context.batchSize,
       padding: context.padding,
       padTokenId: context.padTokenId,
+      signal: context.signal,
       reads: (_, perRead) => reads(perRead),
       ...(onRow
         ? { onRow: (read: number, row: number, values: Float32Array, width: number) => onRow(read, batch.pairs[valid[row]!.index]!, values, width) }

@@ -1,7 +1,7 @@
 import { readsWeightsOverGraph, resolveBackend, type ResolvedBackend, ModelLoadError } from '@reward-lens/spec';
 import { backendCreateOptions, checkThreads } from '@reward-lens/spec/internal';
 
-import { readJsonFile, requireEntry, type ModelFiles } from '@reward-lens/loaders';
+import { readJsonFile, requireEntry, type LoadProgress, type ModelFiles } from '@reward-lens/loaders';
 import { inferRecipe } from '../recipes/infer-recipe.js';
 import { resolveRecipe } from '../recipes/resolve-recipe.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
@@ -23,6 +23,14 @@ export interface PretrainedOptions {
   threads?: number;
   /** A sliding window shorter than the positions: refused (default), or positions limited to it (see `DecoderConfigFromHfOptions`). */
   slidingWindow?: 'refuse' | 'limit-positions';
+  /**
+   * Called as the weights are read, after each tensor: `{ file, loaded, total }` in bytes per
+   * weights file (transformers.js's `progress_callback`). An ONNX graph is handed to its backend
+   * whole and reports nothing.
+   */
+  onProgress?: (progress: LoadProgress) => void;
+  /** Stops loading (checked before each file and each tensor): the call rejects with the signal's reason, every file closed. */
+  signal?: AbortSignal;
 }
 
 export type LoadedPretrained = ResolvedBackend & {
@@ -49,6 +57,7 @@ export async function loadPretrained(folder: string, options: PretrainedOptions)
  */
 export async function loadPretrainedFiles(files: ModelFiles, options: PretrainedOptions): Promise<LoadedPretrained> {
   checkThreads(options.threads);
+  options.signal?.throwIfAborted();
   const notes: string[] = [];
   let recipe: ReadingRecipe;
   if (options.recipe !== undefined) {
@@ -74,7 +83,12 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
     notes.push(`recipe "${recipe.name}" inferred from config.json's architecture`);
   }
   const backend = options.backend ?? 'auto';
-  const contents = await readPretrainedFiles(files, recipe.heads, options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}, {
+  const loading = {
+    ...(options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const contents = await readPretrainedFiles(files, recipe.heads, loading, {
     preferWeights: readsWeightsOverGraph(backend),
     backend,
   });
@@ -88,6 +102,7 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
     });
   }
   const calibration = await readFolderCalibration(files);
+  options.signal?.throwIfAborted();
   const resolved = await resolveBackend(backend, contents.source, backendCreateOptions(options));
   return {
     ...resolved,

@@ -1,4 +1,5 @@
 import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec } from '@reward-lens/spec';
+import { createWeightArena } from '@reward-lens/spec/internal';
 
 import {
   chooseOnnxGraph,
@@ -8,6 +9,7 @@ import {
   readWholeFile,
   requireEntry,
   type DecoderConfigFromHfOptions,
+  type DecoderFilesOptions,
   type ModelFiles,
 } from '@reward-lens/loaders';
 import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
@@ -50,7 +52,7 @@ const externalDataFile = /\.onnx[._]data$/;
 export async function readPretrainedFiles(
   files: ModelFiles,
   heads: HeadSpec[],
-  options: DecoderConfigFromHfOptions = {},
+  options: DecoderConfigFromHfOptions & Pick<DecoderFilesOptions, 'onProgress' | 'signal'> = {},
   choice: FolderChoice = { preferWeights: false, backend: 'auto' },
 ): Promise<PretrainedFolder> {
   const entries = await files.list();
@@ -80,7 +82,10 @@ export async function readPretrainedFiles(
       ],
     };
   }
-  const loaded = await loadDecoderFiles(files, { heads, ...options });
+  // Read into a weight arena where the platform has one: backend-tiny runs the weights where they
+  // lie (held once, never copied), any other backend reads them as plain arrays.
+  const arena = createWeightArena();
+  const loaded = await loadDecoderFiles(files, { heads, ...options, ...(arena ? { allocate: (count: number) => arena.allocate(count) } : {}) });
   if (graph !== undefined) {
     loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`);
   }

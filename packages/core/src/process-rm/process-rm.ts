@@ -226,7 +226,7 @@ export class ProcessRM {
   async score(inputs: readonly ScoringInput[], options: ScoringOptions = {}): Promise<Evidence<OutcomeScores>> {
     this.require('SCORES', 'score');
     const batch = await this.tokenizeAll(inputs, options);
-    const curves = await this.readHead(batch, (pair) => [pair.readPositions[pair.readPositions.length - 1]!]);
+    const curves = await this.readHead(batch, (pair) => [pair.readPositions[pair.readPositions.length - 1]!], undefined, options.signal);
     const evidence = this.evidence({ values: Float32Array.from(curves, (curve) => curve[0] ?? Number.NaN), errors: batch.errors }, batch);
     return calibrateOutcomeEvidence(
       evidence,
@@ -243,7 +243,7 @@ export class ProcessRM {
     this.require('STEP_SCORES', 'stepScores');
     if (options.layer !== undefined && options.layer !== this.local?.info.numLayers) this.require('LINEAR_READOUT', 'stepScores at an inner layer');
     const batch = await this.tokenizeAll(inputs, options);
-    const curves = await this.readHead(batch, (pair) => pair.readPositions.filter((position) => position >= 0), options.layer);
+    const curves = await this.readHead(batch, (pair) => pair.readPositions.filter((position) => position >= 0), options.layer, options.signal);
     const fullCurves = batch.pairs.map((pair, index) => stepCurve(pair, curves[index]!));
     const evidence = this.evidence(
       {
@@ -263,7 +263,7 @@ export class ProcessRM {
   async prefixScores(inputs: readonly ScoringInput[], options: ScoringOptions = {}): Promise<Evidence<PrefixScores>> {
     this.require('PREFIX_SCORES', 'prefixScores');
     const batch = await this.tokenizeAll(inputs, options);
-    const curves = await this.readHead(batch, (pair) => Array.from(pair.inputIds, (_, position) => position));
+    const curves = await this.readHead(batch, (pair) => Array.from(pair.inputIds, (_, position) => position), undefined, options.signal);
     return this.evidence(
       { curves, stepReadPositions: batch.pairs.map((pair) => pair.readPositions), meta: batch.pairs.map((pair) => pair.meta), errors: batch.errors },
       batch,
@@ -274,7 +274,7 @@ export class ProcessRM {
   async stepActivations(inputs: readonly ScoringInput[], options: ScoringOptions & { layer: number }): Promise<Evidence<StepActivations>> {
     this.require('ACTIVATIONS', 'stepActivations');
     const batch = await this.tokenizeAll(inputs, options);
-    const { values, hiddenSize } = await readHiddenStates(this.forwardContext(), batch, options.layer);
+    const { values, hiddenSize } = await readHiddenStates(this.forwardContext(options.signal), batch, options.layer);
     return createEvidence(
       { layer: options.layer, hiddenSize, values, meta: batch.pairs.map((pair) => pair.meta), errors: batch.errors },
       { gauge: 'INVARIANT', notes: this.notesFor(batch) },
@@ -304,7 +304,7 @@ export class ProcessRM {
   async stepGradients(inputs: readonly ScoringInput[], options: StepGradientOptions = {}): Promise<Evidence<StepGradients>> {
     this.require('GRADIENTS', 'stepGradients');
     const batch = await this.tokenizeAll(inputs, options);
-    return this.evidence(await computeStepGradients(this.forwardContext(), batch, options), batch);
+    return this.evidence(await computeStepGradients(this.forwardContext(options.signal), batch, options), batch);
   }
 
   /**
@@ -342,6 +342,11 @@ export class ProcessRM {
     await (this.local ?? this.scores!).dispose();
   }
 
+  /** `await using prm = await ProcessRM.fromPretrained(...)` disposes it at the end of the block. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+
   private require(capability: CapabilityName, operation: string): void {
     if (!hasCapability(this.source.capabilities, capability)) {
       throw new UnsupportedCapabilityError({ capability, backend: this.source.name, operation });
@@ -366,8 +371,11 @@ export class ProcessRM {
     };
   }
 
-  private tokenizeAll(inputs: readonly ScoringInput[], options: ScoringOptions): Promise<TokenizedBatch> {
-    return layOutBatch(this.layout(), inputs, options);
+  private async tokenizeAll(inputs: readonly ScoringInput[], options: ScoringOptions): Promise<TokenizedBatch> {
+    options.signal?.throwIfAborted();
+    const batch = await layOutBatch(this.layout(), inputs, options);
+    options.signal?.throwIfAborted();
+    return batch;
   }
 
   private batchOptions() {
@@ -375,13 +383,13 @@ export class ProcessRM {
   }
 
   /** Reads the recipe's head at each pair's positions and activates the outputs into scores (a score source returns them activated). */
-  private readHead(batch: TokenizedBatch, positionsOf: (pair: TokenizedPair) => number[], layer?: number): Promise<Float32Array[]> {
-    if (this.scores) return readSourceScores(this.scores, this.recipe, batch, positionsOf, layer);
-    return readLocalHead(this.forwardContext(), batch, positionsOf, layer);
+  private readHead(batch: TokenizedBatch, positionsOf: (pair: TokenizedPair) => number[], layer?: number, signal?: AbortSignal): Promise<Float32Array[]> {
+    if (this.scores) return readSourceScores(this.scores, this.recipe, batch, positionsOf, layer, signal);
+    return readLocalHead(this.forwardContext(signal), batch, positionsOf, layer);
   }
 
-  private forwardContext(): ForwardContext {
-    return { backend: this.backend, recipe: this.recipe, columns: this.columns, ...this.batchOptions() };
+  private forwardContext(signal?: AbortSignal): ForwardContext {
+    return { backend: this.backend, recipe: this.recipe, columns: this.columns, ...this.batchOptions(), ...(signal ? { signal } : {}) };
   }
 
   private notesFor(batch: TokenizedBatch, extra: readonly string[] = []): string[] {

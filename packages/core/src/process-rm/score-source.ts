@@ -19,9 +19,15 @@ export interface StepScoreSource {
   readonly maxPositions: number;
   /**
    * Per pair (null: not scored), the activated scores at `positions[i]`, which are some of the
-   * pair's read positions. `layer` is refused unless the engine can read inner layers.
+   * pair's read positions. `layer` is refused unless the engine can read inner layers. `signal`
+   * (the call's `ScoringOptions.signal`) aborts the engine's requests in flight.
    */
-  readScores(pairs: readonly (TokenizedPair | null)[], positions: readonly (readonly number[])[], layer?: number): Promise<Float32Array[]>;
+  readScores(
+    pairs: readonly (TokenizedPair | null)[],
+    positions: readonly (readonly number[])[],
+    layer?: number,
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]>;
   dispose(): Promise<void>;
 }
 
@@ -55,7 +61,9 @@ export function readSourceScores(
   batch: TokenizedBatch,
   positionsOf: (pair: TokenizedPair) => number[],
   layer?: number,
+  signal?: AbortSignal,
 ): Promise<Float32Array[]> {
+  signal?.throwIfAborted();
   if (recipe.likelihoodHead !== undefined) {
     throw new InvalidInputError(
       `recipe "${recipe.name}" bounds step scores by its "${recipe.likelihoodHead}" head's likelihood of the solution, which a remote engine's pooling output does not give: serve the model with a recipe without a likelihood head`,
@@ -65,5 +73,6 @@ export function readSourceScores(
     batch.pairs.map((pair, index) => (batch.errors[index] === null ? pair : null)),
     batch.pairs.map(positionsOf),
     layer,
+    signal,
   );
 }

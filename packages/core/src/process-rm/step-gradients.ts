@@ -17,6 +17,8 @@ export interface DerivativeContext {
   batchSize: number;
   /** The padding token (integrated gradients' default baseline is its embedding). */
   padTokenId: number;
+  /** The call's signal, checked before each backward pass. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface StepGradientOptions extends ScoringOptions {
@@ -117,6 +119,7 @@ export async function computeStepGradients(context: DerivativeContext, batch: To
     );
     const steps: StepTokenGradients[] = [];
     for (let start = 0; start < wanted.length; start += context.batchSize) {
+      context.signal?.throwIfAborted();
       steps.push(...(await explainSteps(context, pair, wanted.slice(start, start + context.batchSize), readsEmbeddings, options.output === 'vector')));
     }
     if (integrationSteps !== undefined && steps.length > 0) {
@@ -217,6 +220,7 @@ async function integrateStep(
   const averaged = new Float64Array(length * hiddenSize);
   let scoreAtBaseline = Number.NaN;
   for (let start = 0; start < alphas.length; start += context.batchSize) {
+    context.signal?.throwIfAborted();
     const chunk = alphas.slice(start, start + context.batchSize);
     const scores: number[] = [];
     const result = await backend.doBackward!({

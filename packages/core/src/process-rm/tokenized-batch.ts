@@ -9,6 +9,12 @@ export interface ScoringOptions {
    * curves), and the other inputs are scored.
    */
   onInvalid?: 'throw' | 'report';
+  /**
+   * Stops the call: checked before the inputs are laid out and before each forward pass (a pass
+   * already running finishes; a remote engine's requests in flight are aborted), and the call
+   * rejects with the signal's reason (an `AbortError` `DOMException` unless the caller gave one).
+   */
+  signal?: AbortSignal;
 }
 
 export interface TokenizedBatch {

@@ -227,6 +227,15 @@ describe('fromVllm against a server replaying vLLM /pooling answers', () => {
     setTimeout(() => controller.abort(new Error('caller gave up')), 50);
     await expect(pending).rejects.toThrow('caller gave up');
 
+    // A call's own signal (ScoringOptions.signal) aborts that call's requests in flight, and the client goes on.
+    const perCall = await fromVllm(slow.url, { model: 'prm', recipe: 'qwen2.5-math-prm' });
+    const call = new AbortController();
+    const started = Date.now();
+    const stopped = perCall.stepScores([{ problem: 'p', steps: ['a'] }], { signal: call.signal });
+    setTimeout(() => call.abort(new Error('this call only')), 50);
+    await expect(stopped).rejects.toThrow('this call only');
+    expect(Date.now() - started).toBeLessThan(1500);
+
     const counted = await replay('prm', () => ({ delayMs: 30, body: vllmPoolingResponse('prm', [[0.5, 0.5]], 9) }));
     const limited = await fromVllm(counted.url, { model: 'prm', recipe: 'qwen2.5-math-prm', concurrency: 2 });
     await limited.stepScores(Array.from({ length: 6 }, (_, index) => ({ problem: `p${index}`, steps: ['a'] })));

@@ -62,7 +62,7 @@ function checkRows(rows: number[][], settings: VllmStepReaderSettings, location:
   });
 }
 
-async function readPair(pair: TokenizedPair, index: number, settings: VllmStepReaderSettings): Promise<number[]> {
+async function readPair(pair: TokenizedPair, index: number, settings: VllmStepReaderSettings, signal: AbortSignal | undefined): Promise<number[]> {
   const location = `pair ${index}`;
   const readPositions = pair.readPositions.filter((position) => position >= 0);
   const tags = pair.inputIds.reduce((count, id) => count + (id === settings.stepTagId ? 1 : 0), 0);
@@ -73,7 +73,7 @@ async function readPair(pair: TokenizedPair, index: number, settings: VllmStepRe
     );
   }
   const body = await settings.limit.run(() =>
-    requestJson(settings.poolingUrl, { method: 'POST', body: JSON.stringify(requestFor(pair, settings)) }, settings.http),
+    requestJson(settings.poolingUrl, { method: 'POST', body: JSON.stringify(requestFor(pair, settings)) }, withCallSignal(settings.http, signal)),
   );
   const parsed = poolingRowsOf(body, 1);
   if ('problem' in parsed) throw new RemoteResponseError(settings.poolingUrl, `${location}: ${parsed.problem}`);
@@ -89,6 +89,12 @@ async function readPair(pair: TokenizedPair, index: number, settings: VllmStepRe
   return rows.map((row) => row[positive]!);
 }
 
+/** The client's settings with a call's signal too: either one aborts. */
+function withCallSignal(http: RemoteHttpSettings, signal: AbortSignal | undefined): RemoteHttpSettings {
+  if (signal === undefined) return http;
+  return { ...http, signal: http.signal ? AbortSignal.any([http.signal, signal]) : signal };
+}
+
 /**
  * Scores pairs on a vLLM server through its `/pooling` endpoint: one request per pair (at most
  * the concurrency limit in flight), the rendered prompt (or its token ids) in, one row per step
@@ -97,13 +103,13 @@ async function readPair(pair: TokenizedPair, index: number, settings: VllmStepRe
  */
 export function createVllmStepReader(settings: VllmStepReaderSettings): Pick<StepScoreSource, 'readScores'> {
   return {
-    async readScores(pairs, positions, layer) {
+    async readScores(pairs, positions, layer, signal) {
       if (layer !== undefined)
         throw new UnsupportedCapabilityError({ capability: 'LINEAR_READOUT', backend: 'vllm', operation: 'stepScores at an inner layer' });
       return Promise.all(
         pairs.map(async (pair, index) => {
           if (pair === null || positions[index]!.length === 0) return new Float32Array(0);
-          const scores = await readPair(pair, index, settings);
+          const scores = await readPair(pair, index, settings, signal);
           const readPositions = pair.readPositions.filter((position) => position >= 0);
           return Float32Array.from(positions[index]!, (position) => scores[readPositions.indexOf(position)]!);
         }),

@@ -7,3 +7,5 @@ export { resolveHeadTensors, type ResolvedHead, type ResolvedHeadStep } from './
 // and the loaders' handling of the options every backend's create takes.
 export { processWide } from '../process-wide.js';
 export { backendCreateOptions, checkThreads } from '../backend/registry.js';
+// Memory a loader reads weights into, for a backend to take where they lie (backend-tiny adopts it).
+export { arenaPlacement, createWeightArena, type ArenaPlacement, type WeightArena } from './weight-arena.js';

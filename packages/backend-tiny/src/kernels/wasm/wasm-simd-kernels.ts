@@ -228,6 +228,12 @@ export interface WasmSimdKernelOptions {
    * sets on other threads (`wasmSimdKernelsOver`) instead of copied.
    */
   shared?: boolean | undefined;
+  /**
+   * A shared memory laid out as a heap lays its own out (a weight arena the loader read the
+   * weights into, `createWeightArena` of `@reward-lens/spec/internal`): the set runs over it, and
+   * a weight store adopts the weights already there instead of copying them. Implies `shared`.
+   */
+  memory?: WebAssembly.Memory | undefined;
 }
 
 /**
@@ -239,7 +245,7 @@ export interface WasmSimdKernelOptions {
  */
 export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): WasmSimdKernelSet {
   const module = moduleOrThrow(compiledKernelModule(memoryKind(options)));
-  const heap = new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
+  const heap = heapFor(options);
   return new WasmSimdKernels(heap, new WebAssembly.Instance(module, importsOver(heap)));
 }
 
@@ -249,7 +255,7 @@ export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): Wasm
  */
 export async function createWasmSimdKernelsAsync(options: WasmSimdKernelOptions = {}): Promise<WasmSimdKernelSet> {
   const module = moduleOrThrow(await compiledKernelModuleAsync(memoryKind(options)));
-  const heap = new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
+  const heap = heapFor(options);
   return new WasmSimdKernels(heap, await WebAssembly.instantiate(module, importsOver(heap)));
 }
 
@@ -268,7 +274,10 @@ export function sharedKernelModule(): { module: WebAssembly.Module } | { unavail
   return compiledKernelModule('shared');
 }
 
-const memoryKind = (options: WasmSimdKernelOptions) => (options.shared ? 'shared' : 'unshared');
+const memoryKind = (options: WasmSimdKernelOptions) => (options.shared || options.memory ? 'shared' : 'unshared');
+
+const heapFor = (options: WasmSimdKernelOptions) =>
+  options.memory ? new WasmHeap({ memory: options.memory }) : new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
 
 function moduleOrThrow(compiled: { module: WebAssembly.Module } | { unavailable: string }): WebAssembly.Module {
   if ('unavailable' in compiled) throw new Error(`WebAssembly SIMD kernels unavailable: ${compiled.unavailable}`);

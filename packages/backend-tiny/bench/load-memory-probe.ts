@@ -1,0 +1,54 @@
+/**
+ * One measurement of `load-memory.ts`, in a process of its own: a model folder loaded on one
+ * thread, `arena` as `ProcessRM.fromPretrained` loads it (the tensors read into a weight arena
+ * that the backend runs where it lies) or `copy` as it loaded before (plain arrays, copied into
+ * the backend's memory). Prints one JSON line: peak and settled resident memory, in bytes.
+ */
+import '../src/register.js';
+import { ProcessRM } from '@reward-lens/core';
+import { loadDecoderFolder } from '@reward-lens/core/node';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { createTinyBackendAsync } from '../src/index.js';
+
+const { values } = parseArgs({ options: { folder: { type: 'string' }, mode: { type: 'string' } } });
+const folder = values.folder!;
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+gc();
+const before = process.memoryUsage().rss;
+// The peak while loading, sampled every millisecond by a thread of its own (it samples through the
+// main thread's synchronous copies); the process's maxRSS would include module loading's own peak.
+const highest = new Float64Array(new SharedArrayBuffer(16));
+const sampler = new Worker(
+  `const { workerData } = require('node:worker_threads');
+   const highest = new Float64Array(workerData);
+   setInterval(() => { highest[0] = Math.max(highest[0], process.memoryUsage.rss()); }, 1);`,
+  { eval: true, workerData: highest.buffer },
+);
+// Settled once its thread has started and sampled a while: its own memory is then in the baseline.
+await new Promise((resolve) => setTimeout(resolve, 300));
+const samplerBaseline = highest[0]!;
+const started = performance.now();
+let dispose: () => Promise<void>;
+if (values.mode === 'arena') {
+  const prm = await ProcessRM.fromPretrained(folder, { backend: 'tiny', threads: 1, recipe: 'trl-token-classification' });
+  dispose = () => prm.dispose();
+} else {
+  let loaded: Awaited<ReturnType<typeof loadDecoderFolder>> | undefined = await loadDecoderFolder(folder, {
+    heads: [{ name: 'classifier', kind: 'token-classification', numLabels: 2, weight: 'score.weight', bias: 'score.bias' }],
+  });
+  const backend = await createTinyBackendAsync(loaded.model, { threads: 1 });
+  loaded = undefined;
+  dispose = () => backend.dispose();
+}
+const seconds = (performance.now() - started) / 1000;
+await new Promise((resolve) => setTimeout(resolve, 20));
+const peak = highest[0]!;
+await sampler.terminate();
+gc();
+await new Promise((resolve) => setTimeout(resolve, 50));
+gc();
+const settled = process.memoryUsage().rss;
+// The sampler thread's own memory is in every sample: measured from its first samples.
+console.log(JSON.stringify({ before: samplerBaseline, peak, settled: settled - before + samplerBaseline, seconds }));
+await dispose();

@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRandomDecoder, defineDecoderConfig, isDecoderSource, type ModelSource, tinyDecoderConfig } from '@reward-lens/spec';
+import { arenaPlacement } from '@reward-lens/spec/internal';
+import type { LoadProgress } from '@reward-lens/loaders';
+import { writeDecoderFolder } from '@reward-lens/loaders/node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { recipePresets } from '../recipes/presets.js';
+import { byteLevelTokenizerJson, registerOracle } from '../../test/support/byte-level-folder.js';
+import { ProcessRM } from './process-rm.js';
+
+const recipe = recipePresets['trl-token-classification']!;
+const model = createRandomDecoder({ seed: 4, config: defineDecoderConfig({ ...tinyDecoderConfig, vocabSize: 256, heads: recipe.heads }) });
+const handed: ModelSource[] = [];
+const remove = registerOracle('oracle-for-loading', model, handed);
+const root = await mkdtemp(join(tmpdir(), 'reward-lens-pretrained-loading-'));
+afterAll(async () => {
+  remove();
+  await rm(root, { recursive: true, force: true });
+});
+const folder = join(root, 'prm');
+await writeDecoderFolder(folder, { model, tokenizerJson: byteLevelTokenizerJson(), hfConfig: { architectures: ['LlamaForTokenClassification'] } });
+
+describe('ProcessRM.fromPretrained loading', () => {
+  it('reports progress, and hands the backend tensors read into one weight arena (where backend-tiny runs them without a copy)', async () => {
+    const events: LoadProgress[] = [];
+    const prm = await ProcessRM.fromPretrained(folder, { backend: 'oracle-for-loading', onProgress: (progress) => events.push(progress) });
+    const bytes = [...model.tensors.values()].reduce((sum, tensor) => sum + tensor.byteLength, 0);
+    expect(events.at(-1)).toEqual({ file: join(folder, 'model.safetensors'), loaded: bytes, total: bytes });
+    const source = handed.at(-1)!;
+    expect(isDecoderSource(source)).toBe(true);
+    const memories = new Set([...(source as { model: typeof model }).model.tensors.values()].map((tensor) => arenaPlacement(tensor)?.memory));
+    expect(memories.size).toBe(1);
+    expect([...memories][0]).toBeInstanceOf(WebAssembly.Memory);
+    await prm.dispose();
+  });
+
+  it('stops at an aborted signal with its reason, before or while the weights are read', async () => {
+    const reason = new Error('not now');
+    await expect(ProcessRM.fromPretrained(folder, { backend: 'oracle-for-loading', signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    const controller = new AbortController();
+    const before = handed.length;
+    const error = await ProcessRM.fromPretrained(folder, {
+      backend: 'oracle-for-loading',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }).catch((caught: unknown) => caught);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(handed.length, 'no backend was created').toBe(before);
+  });
+});

@@ -1,0 +1,72 @@
+import { processWide } from '../process-wide.js';
+
+const PAGE_BYTES = 65_536;
+/** A 32-bit WebAssembly memory's most pages: 4 GiB. */
+const MAXIMUM_PAGES = 65_536;
+/** Bytes 0..15 hold the allocator's state; nothing is placed below. */
+const FIRST_ADDRESS = 16;
+
+/** Where an arena placed a tensor: the memory and the byte address of its first value. */
+export interface ArenaPlacement {
+  readonly memory: WebAssembly.Memory;
+  readonly address: number;
+}
+
+/**
+ * Memory a loader reads a model's tensors into so that a backend can take them where they lie:
+ * one shared WebAssembly memory (at most 4 GiB), laid out as backend-tiny's heap lays its own out
+ * (word 0 is the next free address in 16-byte units, atomically bumped; nothing below byte 16),
+ * so backend-tiny adopts the memory and runs its kernels over the weights without copying them,
+ * and any other backend reads them as the plain `Float32Array`s they are.
+ */
+export interface WeightArena {
+  readonly memory: WebAssembly.Memory;
+  /** A zeroed `Float32Array` of `length` values in the arena, or undefined when the memory cannot grow to hold it (the caller then allocates its own). */
+  allocate(length: number): Float32Array | undefined;
+}
+
+const placements = processWide('weight-arena-placements.v1', () => new WeakMap<Float32Array, ArenaPlacement>());
+
+/** Where an arena placed `tensor`, or undefined when it is not an arena's. */
+export function arenaPlacement(tensor: Float32Array): ArenaPlacement | undefined {
+  return placements.get(tensor);
+}
+
+/**
+ * A new arena, or undefined where the platform cannot make shared WebAssembly memories (a page
+ * that is not cross-origin isolated): the loader then allocates plain arrays, as before.
+ */
+export function createWeightArena(): WeightArena | undefined {
+  let memory: WebAssembly.Memory;
+  try {
+    if (typeof WebAssembly !== 'object' || typeof SharedArrayBuffer !== 'function') return undefined;
+    memory = new WebAssembly.Memory({ initial: 1, maximum: MAXIMUM_PAGES, shared: true });
+    if (!(memory.buffer instanceof SharedArrayBuffer)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const state = new Int32Array(memory.buffer, 0, 4);
+  Atomics.store(state, 0, FIRST_ADDRESS / 16);
+  let full = false;
+  return {
+    memory,
+    allocate(length) {
+      if (full) return undefined;
+      const bytes = Math.ceil((length * 4) / 16) * 16;
+      const address = Atomics.load(state, 0) * 16;
+      const end = address + bytes;
+      try {
+        if (end > MAXIMUM_PAGES * PAGE_BYTES) throw new RangeError('past 4 GiB');
+        if (memory.buffer.byteLength < end) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE_BYTES));
+      } catch {
+        // Full: every later tensor is the caller's own (so the arena's tensors stay in load order).
+        full = true;
+        return undefined;
+      }
+      Atomics.store(state, 0, end / 16);
+      const view = new Float32Array(memory.buffer, address, length);
+      placements.set(view, { memory, address });
+      return view;
+    },
+  };
+}
