@@ -1,20 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { stderrStream } from '../../test/support/stderr-stream.js';
 import { loadProgressReporter } from './load-progress.js';
-
-function stderrStream(isTerminal: boolean) {
-  const chunks: string[] = [];
-  const stream = Object.assign(
-    new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        chunks.push(String(chunk));
-        callback();
-      },
-    }),
-    { isTTY: isTerminal },
-  );
-  return { stream, text: () => chunks.join('') };
-}
 
 describe('loadProgressReporter', () => {
   it('on a terminal, rewrites one line per new percentage, names the file, and clears it', () => {

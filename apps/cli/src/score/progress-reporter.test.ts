@@ -1,20 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { stderrStream } from '../../test/support/stderr-stream.js';
 import { ProgressReporter } from './progress-reporter.js';
-
-function stderrStream(isTerminal: boolean) {
-  const chunks: string[] = [];
-  const stream = Object.assign(
-    new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        chunks.push(String(chunk));
-        callback();
-      },
-    }),
-    { isTTY: isTerminal },
-  );
-  return { stream, text: () => chunks.join('') };
-}
 
 describe('ProgressReporter', () => {
   it('off a terminal, writes a line each time another 50 records are done, none before', () => {
