@@ -58,6 +58,13 @@ export interface TinyBackendOptions {
    * about what that many tokens do. Splitting never changes a result.
    */
   sliceTokens?: number;
+  /**
+   * A cap on the WebAssembly SIMD kernels' memory in bytes (default: the engine's, 4 GiB): weights
+   * that do not fit take the scalar kernels under `'auto'` (and the backend's notes say so), or
+   * throw `BackendResolutionError` under `'wasm-simd'`. Weights read into a weight arena are run
+   * where they lie, whatever the cap.
+   */
+  maximumWasmBytes?: number;
 }
 
 const DEFAULT_SLICE_TOKENS = 32;
@@ -84,7 +91,7 @@ export function createTinyBackend(model: DecoderModel, options: TinyBackendOptio
   if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
   const selection = selectOrThrow(choice, currentKernelPlatform());
   const threads = resolveThreads(options.threads, false);
-  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads, model)) : undefined;
+  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads, model, options)) : undefined;
   return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
 }
 
@@ -103,7 +110,7 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
   if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
   const selection = selectOrThrow(choice, await currentKernelPlatformAsync());
   const threads = resolveThreads(options.threads, false);
-  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads, model)) : undefined;
+  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads, model, options)) : undefined;
   return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
 }
 
@@ -112,11 +119,11 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
  * workers). When the loader read every tensor into one weight arena, that memory is the set's:
  * the weights are run where they lie, never copied.
  */
-function wasmOptionsFor(threads: ThreadSetting, model: DecoderModel): WasmSimdKernelOptions {
+function wasmOptionsFor(threads: ThreadSetting, model: DecoderModel, options: TinyBackendOptions): WasmSimdKernelOptions {
   const memories = new Set([...model.tensors.values()].map((tensor) => arenaPlacement(tensor)?.memory));
   const [arena] = memories;
   if (memories.size === 1 && arena !== undefined) return { shared: true, memory: arena };
-  return { shared: threads.threads > 1 || sharedWasmMemoryAvailable() };
+  return { shared: threads.threads > 1 || sharedWasmMemoryAvailable(), maximumBytes: options.maximumWasmBytes };
 }
 
 function checkModel(model: DecoderModel, options: TinyBackendOptions): DecoderModel {
@@ -137,6 +144,8 @@ interface PlacedWeights {
   threads: ThreadSetting;
   store?: WeightStore;
   kernelName: KernelName | 'own';
+  /** Why `'auto'` took the scalar kernels, when it fell back to them. */
+  fallback?: string;
 }
 
 /** A `KernelSet` of your own runs on the calling thread over the caller's arrays (uploaded, if it keeps copies). */
@@ -178,6 +187,7 @@ function placeWeights(
   }
   const store = threads.threads > 1 ? storeInSharedBuffer(model) : undefined;
   return {
+    ...(selection.note !== undefined ? { fallback: selection.note } : {}),
     kernels: scalarKernels,
     model: store?.model ?? model,
     ...(store ? { store } : {}),
@@ -201,7 +211,10 @@ function assemble(model: DecoderModel, placed: PlacedWeights, options: TinyBacke
   };
   if (threads > 1 && placed.store) parts.pool = { pool: sharedWorkerPool(), load: loadMessage(placed, config) };
   const threadNote = note === undefined ? `threads=${threads}` : `threads=${threads} (${note})`;
-  return new TinyBackend(parts, decoderModelInfo(model.config, `${describeDecoder(config)} ${threadNote} kernels=${placed.description}`));
+  const info = decoderModelInfo(model.config, `${describeDecoder(config)} ${threadNote} kernels=${placed.description}`);
+  // A kernel fallback is said in the notes (the description says it too); fewer threads only in the description.
+  const notes = placed.fallback !== undefined ? [`backend "tiny" runs the scalar TypeScript kernels, slower than WebAssembly SIMD: ${placed.fallback}`] : [];
+  return new TinyBackend(parts, notes.length > 0 ? { ...info, notes } : info);
 }
 
 function loadMessage(placed: PlacedWeights, config: DecoderModel['config']): ModelPayload {

@@ -1,5 +1,6 @@
 import { createWeightArena } from '@reward-lens/spec/internal';
-import type { DecoderModel } from '@reward-lens/spec';
+import { type DecoderModel, resolveBackend } from '@reward-lens/spec';
+import './register.js';
 import { describe, expect, it } from 'vitest';
 import { createTinyBackend, createTinyBackendAsync } from './create-tiny-backend.js';
 import { batchRequest, range } from '../test/support/requests.js';
@@ -70,5 +71,32 @@ describe('weights in a weight arena', () => {
       await plain.dispose();
       await mixed.dispose();
     }
+  });
+});
+
+describe('a kernel fallback is in the notes', () => {
+  const model = testModel(12);
+
+  it('weights past maximumWasmBytes take the scalar kernels under auto, said in info.notes and by resolveBackend; wasm-simd refuses', async () => {
+    const capped = createTinyBackend(model, { threads: 1, maximumWasmBytes: 64 * 1024 });
+    try {
+      expect(capped.info.description).toMatch(/kernels=scalar \(wasm-simd: the weights do not fit in WebAssembly memory/);
+      expect(capped.info.notes).toEqual([
+        expect.stringMatching(/^backend "tiny" runs the scalar TypeScript kernels, slower than WebAssembly SIMD: wasm-simd: the weights do not fit/),
+      ]);
+      const resolved = await resolveBackend(
+        'tiny',
+        { kind: 'decoder', model, description: 'the test model' },
+        { settings: { tiny: { maximumWasmBytes: 64 * 1024, threads: 1 } } },
+      );
+      expect(resolved.notes[1]).toMatch(/runs the scalar TypeScript kernels/);
+      await resolved.backend.dispose();
+    } finally {
+      await capped.dispose();
+    }
+    expect(() => createTinyBackend(model, { threads: 1, kernels: 'wasm-simd', maximumWasmBytes: 64 * 1024 })).toThrow(/do not fit in WebAssembly memory/);
+    const roomy = createTinyBackend(model, { threads: 1 });
+    expect(roomy.info.notes).toBeUndefined();
+    await roomy.dispose();
   });
 });

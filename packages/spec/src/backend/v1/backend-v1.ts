@@ -31,6 +31,12 @@ export interface ModelInfoV1 {
   /** Longest sequence (past plus new tokens) the model accepts. */
   maxPositions: number;
   heads: readonly HeadInfoV1[];
+  /**
+   * What the backend chose that its user should know, as sentences: a fallback it took (slower
+   * kernels, fewer threads than asked) and why. `resolveBackend` adds them to its notes, so every
+   * result a ProcessRM gives says so. Absent when there is nothing to say.
+   */
+  notes?: readonly string[];
 }
 
 /**
