@@ -109,7 +109,7 @@ export async function resolveBackend(requested: string, source: ModelSource, opt
     }
     try {
       const backend = await candidate.create(source, { ...options, requestedByName: requested !== 'auto' });
-      const notes = [`backend "${candidate.name}" ran ${source.description}`, ...(backend.info.notes ?? [])];
+      const notes = [`backend "${candidate.name}" ran ${source.description}`, ...(backend.info?.notes ?? [])];
       for (const skip of skipped) notes.push(`backend "${skip.name}" skipped: ${skip.reason}`);
       return { backend, notes };
     } catch (error) {
