@@ -122,7 +122,7 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
 function wasmOptionsFor(threads: ThreadSetting, model: DecoderModel, options: TinyBackendOptions): WasmSimdKernelOptions {
   const memories = new Set([...model.tensors.values()].map((tensor) => arenaPlacement(tensor)?.memory));
   const [arena] = memories;
-  if (memories.size === 1 && arena !== undefined) return { shared: true, memory: arena };
+  if (memories.size === 1 && arena !== undefined) return { shared: true, memory: arena as WebAssembly.Memory }; // an arena's memory is a shared WebAssembly.Memory
   return { shared: threads.threads > 1 || sharedWasmMemoryAvailable(), maximumBytes: options.maximumWasmBytes };
 }
 

@@ -90,7 +90,11 @@ describe('exported graph structure', () => {
     const names = graph.initializer.map((tensor) => tensor.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('model.embed_tokens.weight');
-    expect(names).toContain('model.layers.0.self_attn.q_proj.weight_transposed');
+    expect(names).toContain('model.layers.0.self_attn.q_proj.weight');
+    expect(
+      names.some((name) => name!.endsWith('_transposed')),
+      'no transposed copies',
+    ).toBe(false);
     expect(names.some((name) => name!.startsWith('lm_head'))).toBe(false);
     const weightBytes = graph.initializer.reduce((total, tensor) => total + (tensor.rawData?.byteLength ?? 0), 0);
     const modelBytes = [...model.tensors.values()].reduce((total, tensor) => total + tensor.byteLength, 0);
@@ -105,9 +109,15 @@ describe('exported graph structure', () => {
     const graph = graphOf(exportDecoderToOnnx(qwen, { withPast: false }));
     for (const node of graph.node) expect(portableOperators.has(node.opType!), `operator ${node.opType}`).toBe(true);
     const prmNodes = graph.node.filter((node) => node.name!.startsWith('/heads/prm/'));
-    expect(prmNodes.map((node) => node.opType)).toEqual(['MatMul', 'Add', 'Relu', 'MatMul', 'Add']);
-    expect(prmNodes[0]!.input![1]).toBe('score.0.weight_transposed');
-    expect(prmNodes[3]!.input![1]).toBe('score.2.weight_transposed');
+    // Each linear: Gemm (transB, its bias as C) over the stored [out, in] weight on x's rows, then back to x's leading
+    // dimensions. x's rows and shape are built once per x: the final norm's belong to the first head that read it.
+    expect(prmNodes.map((node) => node.opType)).toEqual(['Gemm', 'Concat', 'Reshape', 'Relu', 'Reshape', 'Shape', 'Gemm', 'Concat', 'Reshape']);
+    const gemms = prmNodes.filter((node) => node.opType === 'Gemm');
+    expect(gemms.map((node) => node.input!.slice(1))).toEqual([
+      ['score.0.weight', 'score.0.bias'],
+      ['score.2.weight', 'score.2.bias'],
+    ]);
+    expect(gemms.every((node) => node.attribute!.some((attribute) => attribute.name === 'transB' && Number(attribute.i) === 1))).toBe(true);
     expect(prmNodes.at(-1)!.output).toEqual(['class_logits.prm']);
     // The four heads read one final norm.
     expect(graph.node.filter((node) => node.name!.startsWith('/model/norm/') && node.opType === 'ReduceMean')).toHaveLength(1);

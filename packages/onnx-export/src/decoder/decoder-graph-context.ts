@@ -14,18 +14,11 @@ export function requireTensor(context: DecoderGraphContext, name: string): Float
   return tensor;
 }
 
-/** `[rows, columns]` row-major to `[columns, rows]`: a PyTorch `[out, in]` weight as MatMul's `[in, out]`. */
-export function transposeMatrix(data: Float32Array, rows: number, columns: number): Float32Array {
-  const out = new Float32Array(rows * columns);
-  for (let row = 0; row < rows; row++) {
-    for (let column = 0; column < columns; column++) out[column * rows + row] = data[row * columns + column]!;
-  }
-  return out;
-}
-
 /**
- * `x · Wᵀ (+ b)` for a Hugging Face `[out, in]` weight, stored pre-transposed as `<name>_transposed`
- * so that the graph needs no Transpose at run time.
+ * `x · Wᵀ (+ b)` for a Hugging Face `[out, in]` weight, stored as it is (a view of the model's
+ * own array, never a transposed copy): Gemm with `transB` over `x` flattened to rows, its bias as
+ * Gemm's C, then back to `x`'s leading dimensions. Exporting thus holds no second copy of the
+ * weights, and a runtime reads them in the layout the checkpoint has.
  */
 export function linearNodes(
   context: DecoderGraphContext,
@@ -37,13 +30,37 @@ export function linearNodes(
   output?: string,
 ): string {
   const { builder } = context;
-  const weight = builder.sharedFloatInitializer(`${weightName}_transposed`, [shape.inFeatures, shape.outFeatures], () =>
-    transposeMatrix(requireTensor(context, weightName), shape.outFeatures, shape.inFeatures),
-  );
-  if (biasName === undefined) return builder.node('MatMul', [x, weight], { scope, ...(output ? { output } : {}) });
-  const product = builder.node('MatMul', [x, weight], { scope });
-  const bias = builder.sharedFloatInitializer(biasName, [shape.outFeatures], () => requireTensor(context, biasName));
-  return builder.node('Add', [product, bias], { scope, ...(output ? { output } : {}) });
+  const weight = builder.sharedFloatInitializer(weightName, [shape.outFeatures, shape.inFeatures], () => requireTensor(context, weightName));
+  const bias = biasName === undefined ? [] : [builder.sharedFloatInitializer(biasName, [shape.outFeatures], () => requireTensor(context, biasName))];
+  // x's rows and its output shapes are built once per x: q, k and v (gate and up) read the same x.
+  const seen = flattened(builder);
+  let flat = seen.get(x);
+  if (flat === undefined) {
+    flat = {
+      rows: builder.node('Reshape', [x, builder.int64Constant([-1, shape.inFeatures])], { scope }),
+      leading: builder.node('Shape', [x], { scope, attributes: { end: -1 } }),
+      shapes: new Map(),
+    };
+    seen.set(x, flat);
+  }
+  const products = builder.node('Gemm', [flat.rows, weight, ...bias], { scope, attributes: { transB: 1 } });
+  let outShape = flat.shapes.get(shape.outFeatures);
+  if (outShape === undefined) {
+    outShape = builder.node('Concat', [flat.leading, builder.int64Constant([shape.outFeatures])], { scope, attributes: { axis: 0 } });
+    flat.shapes.set(shape.outFeatures, outShape);
+  }
+  return builder.node('Reshape', [products, outShape], { scope, ...(output ? { output } : {}) });
+}
+
+/** Per graph, each linear input's rows, leading dimensions and output shapes by width. */
+const flattenedInputs = new WeakMap<GraphBuilder, Map<string, { rows: string; leading: string; shapes: Map<number, string> }>>();
+function flattened(builder: GraphBuilder) {
+  let seen = flattenedInputs.get(builder);
+  if (seen === undefined) {
+    seen = new Map();
+    flattenedInputs.set(builder, seen);
+  }
+  return seen;
 }
 
 /**

@@ -8,4 +8,4 @@ export { resolveHeadTensors, type ResolvedHead, type ResolvedHeadStep } from './
 export { processWide } from '../process-wide.js';
 export { backendCreateOptions, checkThreads } from '../backend/registry.js';
 // Memory a loader reads weights into, for a backend to take where they lie (backend-tiny adopts it).
-export { arenaPlacement, createWeightArena, type ArenaPlacement, type WeightArena } from './weight-arena.js';
+export { arenaPlacement, createWeightArena, type ArenaMemory, type ArenaPlacement, type WeightArena } from './weight-arena.js';

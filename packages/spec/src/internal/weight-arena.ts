@@ -6,9 +6,18 @@ const MAXIMUM_PAGES = 65_536;
 /** Bytes 0..15 hold the allocator's state; nothing is placed below. */
 const FIRST_ADDRESS = 16;
 
+/**
+ * The arena's memory, as its users see it: a `WebAssembly.Memory` (shared). Typed structurally,
+ * so that a consumer without the DOM library's or Node's WebAssembly types still typechecks.
+ */
+export interface ArenaMemory {
+  readonly buffer: ArrayBufferLike;
+  grow(pages: number): number;
+}
+
 /** Where an arena placed a tensor: the memory and the byte address of its first value. */
 export interface ArenaPlacement {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: ArenaMemory;
   readonly address: number;
 }
 
@@ -20,7 +29,7 @@ export interface ArenaPlacement {
  * and any other backend reads them as the plain `Float32Array`s they are.
  */
 export interface WeightArena {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: ArenaMemory;
   /** A zeroed `Float32Array` of `length` values in the arena, or undefined when the memory cannot grow to hold it (the caller then allocates its own). */
   allocate(length: number): Float32Array | undefined;
 }
@@ -37,7 +46,7 @@ export function arenaPlacement(tensor: Float32Array): ArenaPlacement | undefined
  * that is not cross-origin isolated): the loader then allocates plain arrays, as before.
  */
 export function createWeightArena(): WeightArena | undefined {
-  let memory: WebAssembly.Memory;
+  let memory: ArenaMemory;
   try {
     if (typeof WebAssembly !== 'object' || typeof SharedArrayBuffer !== 'function') return undefined;
     memory = new WebAssembly.Memory({ initial: 1, maximum: MAXIMUM_PAGES, shared: true });
