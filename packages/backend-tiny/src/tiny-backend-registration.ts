@@ -12,6 +12,8 @@ export const tinyBackendRegistration: BackendRegistration = {
   name: 'tiny',
   priority: 10,
   sourceKinds: ['decoder'],
+  // It runs weights a loader read into a weight arena where they lie (no copy).
+  takesWeightArena: true,
   unavailableReason(source) {
     return isDecoderSource(source) ? null : unsupportedSourceReason('tiny', source, ['decoder']);
   },

@@ -23,7 +23,7 @@ export {
   type BackendRegistration,
   type ResolvedBackend,
 } from './backend/registry.js';
-export { readsWeightsOverGraph } from './backend/folder-source-choice.js';
+export { readsWeightsOverGraph, takesWeightArena } from './backend/folder-source-choice.js';
 export {
   isDecoderSource,
   isOnnxSource,

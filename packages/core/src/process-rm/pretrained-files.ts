@@ -1,4 +1,4 @@
-import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec } from '@reward-lens/spec';
+import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec, takesWeightArena } from '@reward-lens/spec';
 import { createWeightArena } from '@reward-lens/spec/internal';
 
 import {
@@ -82,9 +82,10 @@ export async function readPretrainedFiles(
       ],
     };
   }
-  // Read into a weight arena where the platform has one: backend-tiny runs the weights where they
-  // lie (held once, never copied), any other backend reads them as plain arrays.
-  const arena = createWeightArena();
+  // Read into a weight arena (where the platform has one) when the backend they go to takes it:
+  // backend-tiny runs them where they lie, held once, never copied. Any other backend gets plain
+  // arrays, so that a view it keeps (a head's weights) does not keep the whole arena alive.
+  const arena = takesWeightArena(choice.backend) ? createWeightArena() : undefined;
   const loaded = await loadDecoderFiles(files, { heads, ...options, ...(arena ? { allocate: (count: number) => arena.allocate(count) } : {}) });
   if (graph !== undefined) {
     loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`);

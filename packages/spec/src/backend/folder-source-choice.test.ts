@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readsWeightsOverGraph } from './folder-source-choice.js';
+import { readsWeightsOverGraph, takesWeightArena } from './folder-source-choice.js';
 import { registerBackend, type BackendRegistration } from './registry.js';
 
 function registration(name: string, sourceKinds?: readonly string[]): BackendRegistration {
@@ -30,5 +30,21 @@ describe('which file of a folder holding a graph and weights a request reads', (
     expect(readsWeightsOverGraph('auto')).toBe(false);
     // Not registered: resolution then reports it; the folder is read as before.
     expect(readsWeightsOverGraph('test-missing')).toBe(false);
+  });
+
+  it('a weight arena is read into only for a backend that takes one: the named one, or the first decoder runner auto tries', () => {
+    const arena = { ...registration('test-arena', ['decoder']), takesWeightArena: true, explicitOnly: true };
+    removers.push(registerBackend(arena));
+    removers.push(registerBackend(registration('test-copies', ['decoder'])));
+    expect(takesWeightArena('test-arena')).toBe(true);
+    expect(takesWeightArena('test-copies')).toBe(false);
+    expect(takesWeightArena('test-missing')).toBe(false);
+    // Under auto, the highest-priority backend that runs decoder weights decides (a graph-only one is passed over).
+    removers.push(registerBackend({ ...registration('test-auto-arena', ['decoder']), priority: 1000, takesWeightArena: true }));
+    expect(takesWeightArena('auto')).toBe(true);
+    removers.push(registerBackend({ ...registration('test-auto-graphs', ['onnx']), priority: 2000 }));
+    expect(takesWeightArena('auto')).toBe(true);
+    removers.push(registerBackend({ ...registration('test-auto-copies', ['onnx', 'decoder']), priority: 3000 }));
+    expect(takesWeightArena('auto')).toBe(false);
   });
 });

@@ -40,6 +40,13 @@ export interface BackendRegistration {
    * kind reaches `unavailableReason`.
    */
   sourceKinds?: readonly string[];
+  /**
+   * It runs decoder weights read into a weight arena where they lie (`createWeightArena` of
+   * `@reward-lens/spec/internal`), holding no copy: loaders read a folder's weights into one when
+   * this is the backend decoder weights go to (see `takesWeightArena`). A backend that copies
+   * the weights elsewhere leaves it out, so that no view it keeps holds the whole arena alive.
+   */
+  takesWeightArena?: boolean;
   unavailableReason(source: ModelSource, context: BackendRequestContext): Promise<string | null> | string | null;
   create(source: ModelSource, options: BackendCreateOptions): Promise<BackendV1>;
 }
