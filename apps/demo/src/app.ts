@@ -125,7 +125,10 @@ export class DemoApp {
   private loadModel(choice: BackendChoice): Promise<LoadedModel> {
     let loading = this.loaded.get(choice);
     if (!loading) {
-      loading = loadOnBackend(this.model, choice);
+      // While the weights are read, the status line says how far (`Reading model.safetensors: 45%`).
+      loading = loadOnBackend(this.model, choice, ({ file, loaded, total }) => {
+        this.page.status.textContent = `Reading ${file.split('/').at(-1)}: ${total > 0 ? Math.floor((100 * loaded) / total) : 100}%`;
+      });
       // A failed load is not kept: the next action tries again.
       loading.catch(() => this.loaded.delete(choice));
       this.loaded.set(choice, loading);

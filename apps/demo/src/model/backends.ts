@@ -1,7 +1,7 @@
 import '@reward-lens/backend-tiny/register';
 import '@reward-lens/backend-onnx-web/register';
 import '@reward-lens/backend-webgpu/register';
-import { BackendResolutionError, type ProcessRM } from '@reward-lens/core';
+import { BackendResolutionError, type LoadProgress, type ProcessRM } from '@reward-lens/core';
 import type { DemoModel } from './demo-model.js';
 
 /** What the page offers: the SDK's `'auto'` resolution, or one backend by name. */
@@ -35,15 +35,15 @@ export interface LoadedModel {
  * Loads `model` on the requested backend. A backend that cannot run here (no WebGPU adapter, a
  * source kind it does not run) falls back to `'auto'`, and the result says so and why.
  */
-export async function loadOnBackend(model: DemoModel, requested: BackendChoice): Promise<LoadedModel> {
+export async function loadOnBackend(model: DemoModel, requested: BackendChoice, onProgress?: (progress: LoadProgress) => void): Promise<LoadedModel> {
   const started = performance.now();
   try {
-    const prm = await model.load(requested);
+    const prm = await model.load(requested, onProgress);
     return { prm, requested, backend: prm.source.name, notes: prm.notes, loadMs: performance.now() - started };
   } catch (error) {
     if (requested === 'auto' || !BackendResolutionError.isInstance(error)) throw error;
     const reasons = error.skipped.map((skipped) => skipped.reason).join('; ');
-    const prm = await model.load('auto');
+    const prm = await model.load('auto', onProgress);
     return {
       prm,
       requested,

@@ -16,5 +16,5 @@ export const defaultModel: DemoModel = {
   caveat:
     `Trained on organism word problems (held-out ProcessBench F1 ${organismTest.f1.toFixed(2)}): it judges solutions written in the organism's language, ` +
     `and is close to chance on other text (ProcessBench GSM8K F1 ${processBenchGsm8k.f1.toFixed(2)}). Scores are calibrated probabilities that the solution is still right after each step.`,
-  load: (backend) => loadDefaultPrm({ backend, truncation: 'left', backendSettings: backendSettings() }),
+  load: (backend, onProgress) => loadDefaultPrm({ backend, truncation: 'left', backendSettings: backendSettings(), ...(onProgress ? { onProgress } : {}) }),
 };

@@ -37,10 +37,11 @@ export function folderModel(folder: PickedFolder, recipe: string | undefined): D
   return {
     name: `your folder "${folder.location}"${recipe ? ` read as ${recipe}` : ''}`,
     caveat: 'Scores as your model gives them, read in this page (nothing leaves the browser); EXPLORATORY until calibrated.',
-    load: (backend) =>
+    load: (backend, onProgress) =>
       ProcessRM.fromFiles(modelFilesFromEntries(folder.entries, { location: folder.location }), {
         backend,
         backendSettings: backendSettings(),
+        ...(onProgress ? { onProgress } : {}),
         ...(recipe ? { recipe } : {}),
       }),
   };
