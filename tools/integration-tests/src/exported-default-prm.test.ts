@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import '@reward-lens/backend-onnx-node/register';
-import { ProcessRM } from '@reward-lens/core';
+import { isDecoderSource, ProcessRM, registerBackend } from '@reward-lens/core';
+import { createReferenceBackend } from '@reward-lens/core/testing';
 import { defaultModelRecipe, loadDefaultPrm } from '@reward-lens/model-default';
 import { exportModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +33,22 @@ beforeAll(async () => {
   const heads = (await loadDefaultPrm({ calibrated: false })).recipe.heads;
   await exportModelFolder(defaultModelFolder, exported, { heads });
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
+// The float64 oracle (core's reference decoder, written apart from every backend), for the folder's weights.
+const removeOracle = registerBackend({
+  name: 'oracle-for-export',
+  priority: 0,
+  explicitOnly: true,
+  sourceKinds: ['decoder'],
+  unavailableReason: () => null,
+  async create(source) {
+    if (!isDecoderSource(source)) throw new Error('the oracle runs decoder weights');
+    return createReferenceBackend(source.model);
+  },
+});
+afterAll(async () => {
+  removeOracle();
+  await rm(root, { recursive: true, force: true });
+});
 
 describe('the default PRM exported to ONNX', () => {
   it('holds its calibration.json and step-detector.json', async () => {
@@ -49,6 +65,12 @@ describe('the default PRM exported to ONNX', () => {
       expect(actual.notes.join('\n')).toContain('calibration');
       expect([actual.trust, actual.gauge]).toEqual([expected.trust, expected.gauge]);
       Array.from(actual.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(expected.value.curves[0]![index]!, 3));
+      // And against the float64 oracle on the same folder's weights, which neither backend shares code with.
+      const oracle = await ProcessRM.fromPretrained(defaultModelFolder, { recipe: defaultModelRecipe, backend: 'oracle-for-export' });
+      const exact = await oracle.stepScores([{ problem, steps }]);
+      await oracle.dispose();
+      expect(exact.trust).toBe(actual.trust);
+      Array.from(actual.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(exact.value.curves[0]![index]!, 3));
       const oneLine = await onnx.stepScores([{ problem, solution: steps.join(' ') }]);
       expect(oneLine.value.stepCounts[0]).toBeGreaterThan(1);
       expect(oneLine.value.meta[0]!.stepMethod).toBe('learned');
