@@ -27,7 +27,7 @@ describe('ProcessRM derivatives on backend-tiny', () => {
     expect((await prm.stepScores([pair])).value.curves[0]).toHaveLength(3);
   });
 
-  it('stops stepGradients at an aborted signal, with its reason, before a backward pass runs', async () => {
+  it('stops stepGradients at an aborted signal, with its reason: before any backward pass, and between passes', async () => {
     const backend = createTinyBackend(createRandomDecoder({ seed: 1 }));
     let backwardCalls = 0;
     const counted: BackendV1 = {
@@ -38,10 +38,25 @@ describe('ProcessRM derivatives on backend-tiny', () => {
         return backend.doBackward!(request);
       },
     };
-    const prm = ProcessRM.fromBackend(counted, createByteBpeTokenizer());
+    // One step per backward pass: the three steps take three passes.
+    const prm = ProcessRM.fromBackend(counted, createByteBpeTokenizer(), { batchSize: 1 });
     const reason = new Error('stopped');
     await expect(prm.stepGradients([pair], { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     expect(backwardCalls).toBe(0);
+    // Aborted during the first backward pass: no second one starts.
+    const controller = new AbortController();
+    const aborting: BackendV1 = {
+      ...counted,
+      doBackward: (request) => {
+        backwardCalls += 1;
+        controller.abort();
+        return backend.doBackward!(request);
+      },
+    };
+    const stopping = ProcessRM.fromBackend(aborting, createByteBpeTokenizer(), { batchSize: 1 });
+    const error = await stopping.stepGradients([pair], { signal: controller.signal }).catch((caught: unknown) => caught);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(backwardCalls).toBe(1);
     await prm.dispose();
   });
 
