@@ -1,4 +1,13 @@
-import { InvalidInputError, type LoadProgress, ModelLoadError, ProcessRM, recipePresets, resolveRecipe, type StepDelimiter } from '@reward-lens/core';
+import {
+  InvalidInputError,
+  type LoadProgress,
+  type WeightDtypeV1,
+  ModelLoadError,
+  ProcessRM,
+  recipePresets,
+  resolveRecipe,
+  type StepDelimiter,
+} from '@reward-lens/core';
 import { defaultModelName, defaultModelRecipe, loadDefaultPrm } from '@reward-lens/model-default';
 import { requireBackendPackage } from './register-backends.js';
 import { readStepDetectorFile, type StepDetectionChoice } from './step-detection-options.js';
@@ -13,6 +22,8 @@ export interface ModelSettings extends StepDetectionChoice {
   seed?: number;
   /** CPU threads to compute on (backend-tiny's workers, onnxruntime's intra-op threads); absent: every core. */
   threads?: number;
+  /** How the backend holds the weights (`--dtype`); absent: fp32. */
+  dtype?: WeightDtypeV1;
   delimiter?: StepDelimiter;
   batchSize?: number;
   truncation?: 'none' | 'left';
@@ -55,6 +66,7 @@ export async function loadProcessRM(settings: ModelSettings): Promise<ProcessRM>
   const common = {
     backend: settings.backend,
     ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+    ...(settings.dtype !== undefined ? { dtype: settings.dtype } : {}),
     ...(settings.delimiter !== undefined ? { delimiter: settings.delimiter } : {}),
     ...(settings.batchSize !== undefined ? { batchSize: settings.batchSize } : {}),
     ...(settings.truncation !== undefined ? { truncation: settings.truncation } : {}),

@@ -1,6 +1,7 @@
 /** `pnpm --filter @reward-lens/backend-tiny bench`: scalar vs WebAssembly SIMD kernels, and 1 against 2, 4, ... threads, side by side (run against source). */
 import { availableParallelism } from 'node:os';
 import { benchDecoderConfig, describeMachine, useBundledTinyWorker } from '@reward-lens/bench-harness';
+import { compareDtypeForward } from './dtype-forward.js';
 import { compareForward } from './forward-throughput.js';
 import { compareLoadMemory } from './load-memory.js';
 import { compareMatmul } from './matmul-throughput.js';
@@ -15,6 +16,7 @@ console.log(
 );
 compareMatmul();
 await compareForward();
+await compareDtypeForward();
 console.log('\nthe 42M model: hidden 512, 8 layers, 8 heads, intermediate 1376, 32,000-token vocabulary, tied embeddings');
 await compareThreads();
 compareThreadMemory();

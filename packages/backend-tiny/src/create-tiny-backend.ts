@@ -18,13 +18,15 @@ import {
   type WasmSimdKernelSet,
 } from './kernels/wasm/wasm-simd-kernels.js';
 import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
+import { chooseQuantization, tinyDtypes, type QuantizationChoice, type TinyDtype } from './model/quantization-plan.js';
+import type { QuantizedTensorV1 } from '@reward-lens/spec';
 import { createRotaryTables } from './model/rotary-embedding.js';
 import { DEFAULT_SHARD_TOKENS } from './gradients/shards.js';
 import { arenaPlacement } from '@reward-lens/spec/internal';
 import type { ModelPayload } from './threads/protocol.js';
 import { resolveThreads, sharedWorkerPool, type ThreadSetting } from './threads/shared-pool.js';
-import { storeInSharedBuffer, storeInWasmHeap, type WeightStore } from './threads/weight-store.js';
-import { TinyBackend, type TinyBackendParts } from './tiny-backend.js';
+import { storeInPlace, storeInSharedBuffer, storeInWasmHeap, type QuantizationPlan, type WeightStore } from './threads/weight-store.js';
+import { forwardOnly, TinyBackend, type TinyBackendParts } from './tiny-backend.js';
 
 export { tinyBackendCapabilities } from './tiny-backend.js';
 
@@ -65,6 +67,15 @@ export interface TinyBackendOptions {
    * where they lie, whatever the cap.
    */
   maximumWasmBytes?: number;
+  /**
+   * How the weights are held (default `'fp32'`): `'q8'` quantizes every projection matrix and the
+   * embedding table at load to 8-bit integers with a scale per output channel (about 1 byte a
+   * weight instead of 4), `'q4'` to 4-bit integers with a scale per block of 32 weights (about
+   * 0.6 bytes). The products widen them to float32 a block at a time, so the arithmetic is the
+   * fp32 kernels' over the dequantized weights. A quantized backend scores and reads
+   * activations but has no gradients; `info.weightDtype` and the notes say what it holds.
+   */
+  dtype?: TinyDtype;
 }
 
 const DEFAULT_SLICE_TOKENS = 32;
@@ -87,12 +98,13 @@ const DEFAULT_SLICE_TOKENS = 32;
  */
 export function createTinyBackend(model: DecoderModel, options: TinyBackendOptions = {}): BackendV1 {
   const checked = checkModel(model, options);
+  const plan = chooseQuantization(model, options.dtype);
   const choice = options.kernels ?? 'auto';
-  if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
+  if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, plan.plan, options.threads), options, plan);
   const selection = selectOrThrow(choice, currentKernelPlatform());
   const threads = resolveThreads(options.threads, false);
-  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads, model, options)) : undefined;
-  return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
+  const wasm = selection.kernels === 'wasm-simd' ? createWasmSimdKernels(wasmOptionsFor(threads, model, options, plan.plan)) : undefined;
+  return assemble(checked, placeWeights(choice, selection, threads, model, plan.plan, wasm), options, plan);
 }
 
 /**
@@ -106,12 +118,13 @@ export function createTinyBackend(model: DecoderModel, options: TinyBackendOptio
  */
 export async function createTinyBackendAsync(model: DecoderModel, options: TinyBackendOptions = {}): Promise<BackendV1> {
   const checked = checkModel(model, options);
+  const plan = chooseQuantization(model, options.dtype);
   const choice = options.kernels ?? 'auto';
-  if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, options.threads), options);
+  if (typeof choice !== 'string') return assemble(checked, adoptKernels(choice, model, plan.plan, options.threads), options, plan);
   const selection = selectOrThrow(choice, await currentKernelPlatformAsync());
   const threads = resolveThreads(options.threads, false);
-  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads, model, options)) : undefined;
-  return assemble(checked, placeWeights(choice, selection, threads, model, wasm), options);
+  const wasm = selection.kernels === 'wasm-simd' ? await createWasmSimdKernelsAsync(wasmOptionsFor(threads, model, options, plan.plan)) : undefined;
+  return assemble(checked, placeWeights(choice, selection, threads, model, plan.plan, wasm), options, plan);
 }
 
 /**
@@ -119,15 +132,25 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
  * workers). When the loader read every tensor into one weight arena, that memory is the set's:
  * the weights are run where they lie, never copied.
  */
-function wasmOptionsFor(threads: ThreadSetting, model: DecoderModel, options: TinyBackendOptions): WasmSimdKernelOptions {
-  const memories = new Set([...model.tensors.values()].map((tensor) => arenaPlacement(tensor)?.memory));
+function wasmOptionsFor(
+  threads: ThreadSetting,
+  model: DecoderModel,
+  options: TinyBackendOptions,
+  quantizing: ReadonlyMap<string, unknown>,
+): WasmSimdKernelOptions {
+  const arrays = [...model.tensors.values(), ...[...(model.quantized?.values() ?? [])].map((tensor) => tensor.bytes)];
+  const memories = new Set(arrays.map((array) => arenaPlacement(array)?.memory));
   const [arena] = memories;
-  if (memories.size === 1 && arena !== undefined) return { shared: true, memory: arena as WebAssembly.Memory }; // an arena's memory is a shared WebAssembly.Memory
+  // Float32 weights still to be quantized are not run from the arena (it would be held for nothing).
+  if (memories.size === 1 && arena !== undefined && quantizing.size === 0) return { shared: true, memory: arena as WebAssembly.Memory }; // an arena's memory is a shared WebAssembly.Memory
   return { shared: threads.threads > 1 || sharedWasmMemoryAvailable(), maximumBytes: options.maximumWasmBytes };
 }
 
 function checkModel(model: DecoderModel, options: TinyBackendOptions): DecoderModel {
-  if (options.validate !== false) validateDecoderModel(model);
+  if (options.validate !== false) validateDecoderModel(model, 'weights', { quantized: true });
+  if (options.dtype !== undefined && !tinyDtypes.includes(options.dtype)) {
+    throw new InvalidInputError(`backend "tiny" holds weights as ${tinyDtypes.join(', ')}; got dtype ${JSON.stringify(options.dtype)}`);
+  }
   for (const name of ['shardTokens', 'sliceTokens'] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new InvalidInputError(`${name} must be a positive integer, got ${value}`);
@@ -138,8 +161,10 @@ function checkModel(model: DecoderModel, options: TinyBackendOptions): DecoderMo
 /** The kernels, where the weights live, and the threads: everything but the backend object. */
 interface PlacedWeights {
   kernels: KernelSet;
-  /** The backend's model: over a weight store, or the caller's own arrays. */
+  /** The backend's model: over a weight store, or the caller's own arrays (the float32 tensors). */
   model: DecoderModel;
+  /** The matrices held quantized instead, by name. */
+  quantized: ReadonlyMap<string, QuantizedTensorV1>;
   description: string;
   threads: ThreadSetting;
   store?: WeightStore;
@@ -149,9 +174,17 @@ interface PlacedWeights {
 }
 
 /** A `KernelSet` of your own runs on the calling thread over the caller's arrays (uploaded, if it keeps copies). */
-function adoptKernels(kernels: KernelSet, model: DecoderModel, threads: number | undefined): PlacedWeights {
-  const placed: PlacedWeights = { kernels, model, description: kernels.name, threads: resolveThreads(threads, true), kernelName: 'own' };
-  for (const tensor of productWeights(gatherDecoderWeights(model))) kernels.prepareWeights?.(tensor);
+function adoptKernels(kernels: KernelSet, model: DecoderModel, plan: QuantizationPlan, threads: number | undefined): PlacedWeights {
+  const store = storeInPlace(model, plan);
+  const placed: PlacedWeights = {
+    kernels,
+    model: store.model,
+    quantized: store.quantized,
+    description: kernels.name,
+    threads: resolveThreads(threads, true),
+    kernelName: 'own',
+  };
+  for (const tensor of productWeights(gatherDecoderWeights(store.model, store.quantized))) kernels.prepareWeights?.(tensor);
   return placed;
 }
 
@@ -167,17 +200,22 @@ function placeWeights(
   selection: { kernels: KernelName; note?: string },
   threads: ThreadSetting,
   model: DecoderModel,
+  plan: QuantizationPlan,
   kernels: WasmSimdKernelSet | undefined,
 ): PlacedWeights {
   const withNote = (name: string, note?: string) => (note === undefined ? name : `${name} (${note})`);
   if (selection.kernels === 'wasm-simd' && kernels) {
     try {
+      const description = withNote('wasm-simd', selection.note);
       if (kernels.heap.shared) {
-        const store = storeInWasmHeap(kernels.heap, model);
-        return { kernels, model: store.model, store, description: withNote('wasm-simd', selection.note), threads, kernelName: 'wasm-simd' };
+        const store = storeInWasmHeap(kernels.heap, model, plan);
+        return { kernels, model: store.model, quantized: store.quantized, store, description, threads, kernelName: 'wasm-simd' };
       }
-      for (const tensor of productWeights(gatherDecoderWeights(model))) kernels.prepareWeights!(tensor);
-      return { kernels, model, description: withNote('wasm-simd', selection.note), threads, kernelName: 'wasm-simd' };
+      // An unshared memory (a page that is not cross-origin isolated): the set keeps its own copies.
+      const store = storeInPlace(model, plan);
+      for (const tensor of productWeights(gatherDecoderWeights(store.model, store.quantized))) kernels.prepareWeights!(tensor);
+      for (const matrix of store.quantized.values()) kernels.prepareQuantized(matrix);
+      return { kernels, model: store.model, quantized: store.quantized, description, threads, kernelName: 'wasm-simd' };
     } catch (error) {
       if (!(error instanceof WasmMemoryLimitError)) throw error;
       const reason = `the weights do not fit in WebAssembly memory (${error.message})`;
@@ -185,20 +223,23 @@ function placeWeights(
       selection = { kernels: 'scalar', note: `wasm-simd: ${reason}` };
     }
   }
-  const store = threads.threads > 1 ? storeInSharedBuffer(model) : undefined;
+  const shared = threads.threads > 1;
+  const store = shared ? storeInSharedBuffer(model, plan) : storeInPlace(model, plan);
   return {
     ...(selection.note !== undefined ? { fallback: selection.note } : {}),
     kernels: scalarKernels,
-    model: store?.model ?? model,
-    ...(store ? { store } : {}),
+    model: store.model,
+    quantized: store.quantized,
+    ...(shared ? { store } : {}),
     description: withNote('scalar', selection.note),
     threads,
     kernelName: 'scalar',
   };
 }
 
-function assemble(model: DecoderModel, placed: PlacedWeights, options: TinyBackendOptions): BackendV1 {
-  const weights = gatherDecoderWeights(placed.model);
+function assemble(model: DecoderModel, placed: PlacedWeights, options: TinyBackendOptions, quantization: QuantizationChoice): BackendV1 {
+  const weights = gatherDecoderWeights(placed.model, placed.quantized);
+  const { dtype, notes: quantizationNotes } = quantization;
   const { config } = weights;
   const { threads, note } = placed.threads;
   const parts: TinyBackendParts = {
@@ -214,7 +255,10 @@ function assemble(model: DecoderModel, placed: PlacedWeights, options: TinyBacke
   const info = decoderModelInfo(model.config, `${describeDecoder(config)} ${threadNote} kernels=${placed.description}`);
   // A kernel fallback is said in the notes (the description says it too); fewer threads only in the description.
   const notes = placed.fallback !== undefined ? [`backend "tiny" runs the scalar TypeScript kernels, slower than WebAssembly SIMD: ${placed.fallback}`] : [];
-  return new TinyBackend(parts, notes.length > 0 ? { ...info, notes } : info);
+  notes.push(...quantizationNotes);
+  const described = { ...info, ...(dtype !== 'fp32' ? { weightDtype: dtype } : {}), ...(notes.length > 0 ? { notes } : {}) };
+  // Quantized weights are not parameters to differentiate or update: such a backend only runs forward.
+  return dtype === 'fp32' ? new TinyBackend(parts, described) : forwardOnly(new TinyBackend(parts, described));
 }
 
 function loadMessage(placed: PlacedWeights, config: DecoderModel['config']): ModelPayload {
@@ -222,9 +266,16 @@ function loadMessage(placed: PlacedWeights, config: DecoderModel['config']): Mod
   if (placed.kernelName === 'wasm-simd') {
     const compiled = sharedKernelModule();
     if ('unavailable' in compiled) throw new Error(`the shared-memory kernel module is unavailable: ${compiled.unavailable}`);
-    return { config, placements: store.placements, kernels: 'wasm-simd', memory: store.memory!, module: compiled.module };
+    return {
+      config,
+      placements: store.placements,
+      quantizedPlacements: store.quantizedPlacements,
+      kernels: 'wasm-simd',
+      memory: store.memory!,
+      module: compiled.module,
+    };
   }
-  return { config, placements: store.placements, kernels: 'scalar', buffer: store.buffer! };
+  return { config, placements: store.placements, quantizedPlacements: store.quantizedPlacements, kernels: 'scalar', buffer: store.buffer! };
 }
 
 function selectOrThrow(choice: KernelChoice, platform: Parameters<typeof selectKernels>[1]): { kernels: KernelName; note?: string } {
@@ -250,5 +301,5 @@ function productWeights(weights: DecoderWeights): Float32Array[] {
     ]),
     ...[...weights.heads.values()].flatMap((head) => head.steps.flatMap((step) => (step.op === 'linear' ? [step.weight, step.bias] : []))),
   ];
-  return tensors.filter((tensor) => tensor !== undefined);
+  return tensors.filter((tensor): tensor is Float32Array => tensor instanceof Float32Array);
 }

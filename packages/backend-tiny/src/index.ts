@@ -7,3 +7,6 @@ export type { NextTokenStep } from './next-token-logits.js';
 export { scalarKernels } from './kernels/kernel-set.js';
 export type { AttentionShape, KernelSet } from './kernels/kernel-set.js';
 export type { KernelChoice } from './kernels/kernel-choice.js';
+export type { TinyDtype } from './model/quantization-plan.js';
+export { tinyForwardCapabilities } from './tiny-backend.js';
+export type { WeightMatrix } from './model/weight-matrix.js';

@@ -40,6 +40,9 @@ export const tinyBackendCapabilities: Capabilities = capabilitiesOf(
   'STEP_SCORES',
 );
 
+/** The capabilities of a tiny backend over quantized weights: everything but gradients and Hessian-vector products. */
+export const tinyForwardCapabilities: Capabilities = capabilitiesOf('SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES');
+
 /** What a backend is made of (see `create-tiny-backend.ts`). */
 export interface TinyBackendParts {
   model: TinyModel;
@@ -226,4 +229,38 @@ export class TinyBackend implements BackendV1 {
 /** What a backward or HVP request asks to be returned (both blocks by default). */
 function targetsOf(request: BackwardRequestV1): { parameters: boolean; inputEmbeddings: boolean } {
   return { parameters: request.wrt?.parameters ?? true, inputEmbeddings: request.wrt?.inputEmbeddings ?? true };
+}
+
+/** A tiny backend over quantized weights: its forward passes and caches, without `doBackward`, `doHvp` or `doUpdateParameters`. */
+class ForwardOnlyTinyBackend implements BackendV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly name: string;
+  readonly capabilities = tinyForwardCapabilities;
+  readonly precision: TinyBackend['precision'];
+  readonly supportsCache: boolean;
+  readonly info: ModelInfoV1;
+  readonly threads: number;
+  readonly #backend: TinyBackend;
+
+  constructor(backend: TinyBackend) {
+    this.#backend = backend;
+    this.name = backend.name;
+    this.precision = backend.precision;
+    this.supportsCache = backend.supportsCache;
+    this.info = backend.info;
+    this.threads = backend.threads;
+  }
+
+  doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
+    return this.#backend.doForward(request);
+  }
+
+  dispose(): Promise<void> {
+    return this.#backend.dispose();
+  }
+}
+
+/** The backend without its gradient methods (see `tinyForwardCapabilities`). */
+export function forwardOnly(backend: TinyBackend): BackendV1 {
+  return new ForwardOnlyTinyBackend(backend);
 }

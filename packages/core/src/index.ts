@@ -38,6 +38,8 @@ export {
   type ReadRequestV1,
   type ReadResultV1,
   type TangentV1,
+  type WeightDtypeV1,
+  weightDtypes,
   checkReadGradientShapes,
   decoderModelInfo,
   describeDecoder,

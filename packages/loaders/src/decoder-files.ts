@@ -1,4 +1,5 @@
-import { ModelLoadError, expectedTensorShapes, type HeadSpec, type DecoderModel } from '@reward-lens/spec';
+import { ModelLoadError, expectedTensorShapes, type HeadSpec, type DecoderModel, type QuantizedTensorV1, type WeightDtypeV1 } from '@reward-lens/spec';
+import { quantizationPlan, quantizedBytes, quantizedTensorIn, quantizeInto } from '@reward-lens/spec/internal';
 
 import { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
 import { decoderConfigFromHf, type DecoderConfigFromHfOptions } from './hf-config.js';
@@ -24,6 +25,15 @@ export interface DecoderFilesOptions extends DecoderConfigFromHfOptions {
    * so that they are held once, never copied, and loading peaks at the weights plus one chunk.
    */
   allocate?: TensorAllocator;
+  /**
+   * Hold the weights as this dtype: under `'q8'` or `'q4'` the matrices `quantizationPlan` names
+   * are quantized as they are read, one at a time through a float32 scratch tensor, into
+   * `model.quantized` (so loading peaks at the held weights plus the largest tensor, never the
+   * float32 model). Default `'fp32'`: every tensor float32. For backends that hold the dtype.
+   */
+  dtype?: WeightDtypeV1;
+  /** Where each quantized tensor's bytes go (default: a buffer of its own): a weight arena's `allocateBytes`. */
+  allocateBytes?: (byteLength: number) => Uint8Array | undefined;
   /**
    * Called after each tensor is read, per weights file: its bytes read so far and in all (of the
    * tensors the config uses), as transformers.js's `progress_callback` reports a download.
@@ -68,6 +78,8 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
     // The config's sizes are checked against the files' headers before anything is allocated.
     checkLayerCount(config.numLayers, opened, configPath);
     const expected = expectedTensorShapes(config);
+    const plan = quantizationPlan(config, options.dtype ?? 'fp32').tensors;
+    const scratch = new QuantizationScratch();
     const skipped: string[] = [];
     const sources: TensorSource[] = [];
     for (const { name: fileName, file } of opened) {
@@ -79,6 +91,7 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
       });
       checkShapes(wanted, file, expected);
       const tensors = new Map<string, SafetensorsTensor>();
+      const quantized = new Map<string, { shape: number[]; tensor: QuantizedTensorV1 }>();
       const bytesOf = (name: string) => file.entries.get(name)!.dataOffsets[1] - file.entries.get(name)!.dataOffsets[0];
       const total = wanted.reduce((sum, name) => sum + bytesOf(name), 0);
       let loaded = 0;
@@ -86,17 +99,48 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
       for (const name of wanted) {
         options.signal?.throwIfAborted();
         const entry = file.entries.get(name)!;
-        tensors.set(name, { dtype: entry.dtype, shape: entry.shape, data: await file.read(name, options.allocate) });
+        const planned = plan.get(decoderTensorName(name, expected)!);
+        if (planned) {
+          const values = await file.read(name, (count) => scratch.floats(count));
+          const region = options.allocateBytes?.(quantizedBytes(planned.format, planned.rows, planned.columns));
+          const tensor = quantizedTensorIn(
+            region ?? new Uint8Array(quantizedBytes(planned.format, planned.rows, planned.columns)),
+            planned.format,
+            planned.rows,
+            planned.columns,
+          );
+          try {
+            quantizeInto(tensor, values);
+          } catch (error) {
+            throw new ModelLoadError(`tensor "${name}" cannot be quantized to ${planned.format}: ${error instanceof Error ? error.message : String(error)}`, {
+              file: file.path,
+              cause: error,
+            });
+          }
+          quantized.set(name, { shape: entry.shape, tensor });
+        } else {
+          tensors.set(name, { dtype: entry.dtype, shape: entry.shape, data: await file.read(name, options.allocate) });
+        }
         loaded += bytesOf(name);
         options.onProgress?.({ file: file.path, loaded, total });
       }
-      sources.push({ file: file.path, tensors });
+      sources.push({ file: file.path, tensors, quantized });
     }
     const collected = collectDecoderTensors(config, sources, { weightsFile, skipped });
     const tokenizer = await readTokenizerFiles(files, entries);
     return { model: collected.model, ...tokenizer, notes: [...notes, ...collected.notes] };
   } finally {
     await Promise.all(opened.map(({ file }) => file.close()));
+  }
+}
+
+/** One float32 tensor's room, reused for every tensor quantized as it is read (grown to the largest). */
+class QuantizationScratch {
+  #buffer = new Float32Array(0);
+
+  floats(count: number): Float32Array {
+    if (this.#buffer.length < count) this.#buffer = new Float32Array(count);
+    return this.#buffer.subarray(0, count);
   }
 }
 

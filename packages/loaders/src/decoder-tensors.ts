@@ -1,4 +1,4 @@
-import { ModelLoadError, expectedTensorShapes, type DecoderConfig, validateDecoderModel, type DecoderModel } from '@reward-lens/spec';
+import { ModelLoadError, expectedTensorShapes, type DecoderConfig, validateDecoderModel, type DecoderModel, type QuantizedTensorV1 } from '@reward-lens/spec';
 
 import type { SafetensorsTensor } from './safetensors.js';
 
@@ -6,6 +6,8 @@ import type { SafetensorsTensor } from './safetensors.js';
 export interface TensorSource {
   file: string;
   tensors: ReadonlyMap<string, SafetensorsTensor>;
+  /** Tensors quantized as they were read (`dtype` of `loadDecoderFiles`), with their stored shapes. */
+  quantized?: ReadonlyMap<string, { shape: number[]; tensor: QuantizedTensorV1 }>;
 }
 
 /**
@@ -31,28 +33,32 @@ export function collectDecoderTensors(
 ): { model: DecoderModel; notes: string[] } {
   const expected = expectedTensorShapes(config);
   const tensors = new Map<string, Float32Array>();
+  const quantized = new Map<string, QuantizedTensorV1>();
   const ignored = [...(options.skipped ?? [])];
   const renamed: string[] = [];
-  for (const { file, tensors: stored } of sources) {
+  for (const { file, tensors: stored, quantized: storedQuantized } of sources) {
+    const shapeOf = (storedName: string) => stored.get(storedName)?.shape ?? storedQuantized!.get(storedName)!.shape;
     // Exact names first, so that a prefixed name wins over its bare twin.
-    const names = [...stored.keys()].sort((left, right) => Number(!expected.has(left)) - Number(!expected.has(right)));
+    const names = [...stored.keys(), ...(storedQuantized?.keys() ?? [])].sort((left, right) => Number(!expected.has(left)) - Number(!expected.has(right)));
     for (const storedName of names) {
       const name = decoderTensorName(storedName, expected);
-      if (name === undefined || tensors.has(name)) {
+      if (name === undefined || tensors.has(name) || quantized.has(name)) {
         ignored.push(storedName);
         continue;
       }
-      const tensor = stored.get(storedName)!;
+      const storedShape = shapeOf(storedName);
       const shape = expected.get(name)!;
-      if (tensor.shape.length !== shape.length || tensor.shape.some((dimension, index) => dimension !== shape[index])) {
-        throw new ModelLoadError(`tensor "${storedName}" has shape [${tensor.shape.join(', ')}], the config needs [${shape.join(', ')}]`, { file });
+      if (storedShape.length !== shape.length || storedShape.some((dimension, index) => dimension !== shape[index])) {
+        throw new ModelLoadError(`tensor "${storedName}" has shape [${storedShape.join(', ')}], the config needs [${shape.join(', ')}]`, { file });
       }
       if (name !== storedName) renamed.push(storedName);
-      tensors.set(name, tensor.data);
+      const held = stored.get(storedName);
+      if (held) tensors.set(name, held.data);
+      else quantized.set(name, storedQuantized!.get(storedName)!.tensor);
     }
   }
-  const model: DecoderModel = { config, tensors };
-  validateDecoderModel(model, options.weightsFile);
+  const model: DecoderModel = { config, tensors, ...(quantized.size > 0 ? { quantized } : {}) };
+  validateDecoderModel(model, options.weightsFile, { quantized: true });
   const notes: string[] = [];
   if (renamed.length > 0) notes.push(`${renamed.length} tensors were stored without the "model." prefix (a bare base model) and were read as if they had it`);
   if (ignored.length > 0) {

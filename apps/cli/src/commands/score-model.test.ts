@@ -80,6 +80,38 @@ describe('score --model', () => {
     );
   });
 
+  it('--dtype q8 holds the weights quantized: auto skips the backends that cannot, tiny runs, the notes say so, the scores stay near fp32', async () => {
+    const fp32 = onlyRecord(
+      (await runMain(['score', '--model', classifier, '--backend', 'tiny', '--problem', problem, '--solution', solution, '--json'])).stdout,
+    );
+    const { exitCode, stdout, stderr } = await runMain([
+      'score',
+      '--model',
+      classifier,
+      '--dtype',
+      'q8',
+      '--problem',
+      problem,
+      '--solution',
+      solution,
+      '--json',
+    ]);
+    expect(stderr).toBe('');
+    expect(exitCode).toBe(0);
+    const record = onlyRecord(stdout);
+    expect(record.backend).toBe('tiny');
+    expect(record.notes).toContain('backend "onnx-node" skipped: it does not hold weights as q8 (it holds fp32)');
+    expect(record.notes.some((note) => note.startsWith('backend "tiny" holds the projection weights and the embedding table as q8'))).toBe(true);
+    expectScoresClose(record.stepScores, fp32.stepScores, 0.02);
+    expect(record.stepScores).not.toEqual(fp32.stepScores);
+  });
+
+  it('an unknown --dtype is a usage error listing the dtypes', async () => {
+    const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--dtype', 'int3', '--problem', problem, '--solution', solution]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('reward-lens: --dtype must be one of fp32, fp16, bf16, q8, q4, got "int3"');
+  });
+
   it('--seed has no use with --model', async () => {
     const { exitCode, stderr } = await runMain(['score', '--model', classifier, '--seed', '3', '--problem', problem, '--solution', solution]);
     expect(exitCode).toBe(2);

@@ -1,3 +1,4 @@
+import type { QuantizedTensorV1 } from '@reward-lens/spec';
 import { matmulTransposed } from './matmul.js';
 import { matmul, matmulTransposedLeft } from './matmul-untransposed.js';
 
@@ -30,6 +31,12 @@ export interface KernelSet {
    * `w` is stored `[out, in]` as PyTorch's `nn.Linear` stores it.
    */
   matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
+  /**
+   * Optional: `matmulTransposed` over a quantized `w` (`[outDim, inDim]`), with the result of
+   * `matmulTransposed` over `w` dequantized (see `quantized-matrix.ts`). Without it `linear`
+   * dequantizes blocks of rows and runs `matmulTransposed` on them.
+   */
+  matmulQuantized?(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
   /**
    * Optional: `out[rows, outDim] (+)= x[rows, inDim] · w[inDim, outDim]`, all row-major, adding
    * to `out` when `accumulate` is set. Backpropagation through `y = x·Wᵀ` takes `dx = dy·W` so.

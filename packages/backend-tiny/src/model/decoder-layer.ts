@@ -1,5 +1,6 @@
 import type { DecoderConfig } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
+import { linear } from '../kernels/linear.js';
 import { attendRow } from './attention.js';
 import type { LayerWeights } from './decoder-weights.js';
 import type { ForwardWorkspace } from './forward-workspace.js';
@@ -29,9 +30,9 @@ export function projectKeysAndValues(
   const keyWidth = numKvHeads * headDim;
 
   rmsNorm(normed, 0, hidden, 0, weights.inputNorm, tokens, hiddenSize, rmsNormEps);
-  kernels.matmulTransposed(queries, normed, weights.queryWeight, tokens, hiddenSize, queryWidth, weights.queryBias);
-  kernels.matmulTransposed(keys, normed, weights.keyWeight, tokens, hiddenSize, keyWidth, weights.keyBias);
-  kernels.matmulTransposed(values, normed, weights.valueWeight, tokens, hiddenSize, keyWidth, weights.valueBias);
+  linear(kernels, queries, normed, weights.queryWeight, tokens, hiddenSize, queryWidth, weights.queryBias);
+  linear(kernels, keys, normed, weights.keyWeight, tokens, hiddenSize, keyWidth, weights.keyBias);
+  linear(kernels, values, normed, weights.valueWeight, tokens, hiddenSize, keyWidth, weights.valueBias);
   applyRotary(rotary, queries, workspace.positionIds, tokens, numHeads);
   applyRotary(rotary, keys, workspace.positionIds, tokens, numKvHeads);
 
@@ -54,7 +55,7 @@ export function attendAndMix(config: DecoderConfig, kernels: KernelSet, weights:
     if (row.count === 0) continue;
     attendRow(kernels, config, queries, attentionOutput, row.localStart, row.count, row.pastLength, row.keys[layer]!, row.values[layer]!, workspace.attention);
   }
-  kernels.matmulTransposed(projected, attentionOutput, weights.outputWeight, tokens, queryWidth, hiddenSize);
+  linear(kernels, projected, attentionOutput, weights.outputWeight, tokens, queryWidth, hiddenSize);
   addInPlace(hidden, projected, tokens * hiddenSize);
 
   rmsNorm(normed, 0, hidden, 0, weights.postAttentionNorm, tokens, hiddenSize, rmsNormEps);

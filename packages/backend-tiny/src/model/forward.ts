@@ -2,7 +2,7 @@ import type { ForwardRequestV1 } from '@reward-lens/spec';
 import type { KernelSet } from '../kernels/kernel-set.js';
 import type { KvStorage } from '../kv-cache.js';
 import { attendAndMix, projectKeysAndValues } from './decoder-layer.js';
-import type { DecoderWeights } from './decoder-weights.js';
+import { embeddingRow, type DecoderWeights } from './decoder-weights.js';
 import { createForwardWorkspace, type SliceRow } from './forward-workspace.js';
 import { planReads, serveSliceReads, sliceReads, type PlannedRead, type SliceRead } from './read-plan.js';
 import type { RotaryTables } from './rotary-embedding.js';
@@ -108,9 +108,7 @@ export function runForwardSlice(model: TinyModel, slice: ForwardSlice, sync: () 
   const { config } = weights;
   const { hiddenSize } = config;
   const workspace = createForwardWorkspace(config, slice.rows, slice.positionIds);
-  slice.ids.forEach((id, token) => {
-    workspace.hidden.set(weights.embedTokens.subarray(id * hiddenSize, (id + 1) * hiddenSize), token * hiddenSize);
-  });
+  slice.ids.forEach((id, token) => embeddingRow(weights, id, workspace.hidden, token * hiddenSize));
   const results: Float32Array[] = new Array(slice.reads.length);
   serveSliceReads(slice.reads, results, 0, workspace.hidden, weights, kernels);
   for (let layer = 0; layer < slice.layers; layer++) {

@@ -1,4 +1,5 @@
 import type { KernelSet } from '../kernels/kernel-set.js';
+import { linear } from '../kernels/linear.js';
 import type { LayerWeights } from './decoder-weights.js';
 
 /** SiLU-gated MLP scratch: `[chunkRows, intermediateSize]` each. */
@@ -35,8 +36,8 @@ export function runMlp(
   for (let start = 0; start < tokens; start += chunkRows) {
     const rows = Math.min(chunkRows, tokens - start);
     const input = x.subarray(start * hiddenSize, (start + rows) * hiddenSize);
-    kernels.matmulTransposed(gate, input, weights.gateWeight, rows, hiddenSize, intermediateSize);
-    kernels.matmulTransposed(up, input, weights.upWeight, rows, hiddenSize, intermediateSize);
+    linear(kernels, gate, input, weights.gateWeight, rows, hiddenSize, intermediateSize);
+    linear(kernels, up, input, weights.upWeight, rows, hiddenSize, intermediateSize);
     const activations = rows * intermediateSize;
     if (kernels.gatedSilu) kernels.gatedSilu(gate, up, activations);
     else {
@@ -46,6 +47,6 @@ export function runMlp(
       }
     }
     const target = out.subarray(start * hiddenSize, (start + rows) * hiddenSize);
-    kernels.matmulTransposed(target, gate, weights.downWeight, rows, intermediateSize, hiddenSize);
+    linear(kernels, target, gate, weights.downWeight, rows, intermediateSize, hiddenSize);
   }
 }

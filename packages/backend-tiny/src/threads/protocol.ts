@@ -2,7 +2,7 @@ import type { DecoderConfig, ReadGradientsV1, ReadResultV1 } from '@reward-lens/
 import type { GradientTargets } from '../gradients/gradient-engine.js';
 import type { ShardRequest } from '../gradients/shards.js';
 import type { ForwardSlice } from '../model/forward.js';
-import type { TensorPlacement } from './weight-store.js';
+import type { QuantizedPlacement, TensorPlacement } from './weight-store.js';
 
 /** The messages between the pool and its workers (structured-cloned; shared buffers stay shared). */
 
@@ -10,6 +10,7 @@ import type { TensorPlacement } from './weight-store.js';
 export type ModelPayload = {
   config: DecoderConfig;
   placements: TensorPlacement[];
+  quantizedPlacements: QuantizedPlacement[];
 } & ({ kernels: 'wasm-simd'; memory: WebAssembly.Memory; module: WebAssembly.Module } | { kernels: 'scalar'; buffer: SharedArrayBuffer });
 
 /** Makes a model known to a worker. */

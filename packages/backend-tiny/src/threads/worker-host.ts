@@ -60,8 +60,8 @@ export function serveWorker(port: WorkerPort): void {
 
 function load(message: LoadModel): LoadedModel {
   const buffer = message.kernels === 'wasm-simd' ? message.memory.buffer : message.buffer;
-  const decoder = modelOverStore(message.config, buffer, message.placements);
-  const weights = gatherDecoderWeights(decoder);
+  const { model: decoder, quantized } = modelOverStore(message.config, buffer, message.placements, message.quantizedPlacements);
+  const weights = gatherDecoderWeights(decoder, quantized);
   let kernels = scalarKernels;
   if (message.kernels === 'wasm-simd') {
     const wasm = wasmSimdKernelsOver(message.memory, message.module);
@@ -71,6 +71,7 @@ function load(message: LoadModel): LoadedModel {
       wasm.heap.adopt(tensor, tensor.byteOffset);
       adopted.add(tensor);
     }
+    for (const matrix of quantized.values()) wasm.heap.adopt(matrix.bytes, matrix.bytes.byteOffset);
     kernels = wasm;
   }
   const { config } = weights;

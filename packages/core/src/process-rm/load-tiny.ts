@@ -8,6 +8,7 @@ import {
   createRandomDecoder,
   tinyDecoderConfig,
   type DecoderConfig,
+  type WeightDtypeV1,
 } from '@reward-lens/spec';
 
 import { createByteBpeTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
@@ -23,6 +24,8 @@ export interface TinyModelOptions {
   backendSettings?: Record<string, unknown>;
   /** CPU threads to compute on (see `BackendCreateOptions.threads`); default every core. */
   threads?: number;
+  /** How the backend holds the weights (see `BackendCreateOptions.dtype`); default `'fp32'`. */
+  dtype?: WeightDtypeV1;
 }
 
 // A variable specifier keeps bundlers from resolving the optional package at build time.

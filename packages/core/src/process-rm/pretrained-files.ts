@@ -1,4 +1,4 @@
-import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec, takesWeightArena } from '@reward-lens/spec';
+import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec, takesWeightArena, type WeightDtypeV1 } from '@reward-lens/spec';
 import { createWeightArena } from '@reward-lens/spec/internal';
 
 import {
@@ -33,6 +33,11 @@ export interface FolderChoice {
   preferWeights: boolean;
   /** Its name, for the note. */
   backend: string;
+  /**
+   * How the backend is to hold the weights: quantized (`q8`, `q4`), the folder's safetensors are
+   * read rather than its float32 ONNX graph (the graph cannot be quantized at load).
+   */
+  dtype?: WeightDtypeV1;
 }
 
 const weightFiles = ['model.safetensors', 'model.safetensors.index.json'];
@@ -61,7 +66,8 @@ export async function readPretrainedFiles(
   const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
   const graph = await chooseOnnxGraph(files);
   const hasWeights = entries.some((entry) => weightFiles.includes(entry));
-  if (graph !== undefined && !(choice.preferWeights && hasWeights)) {
+  const quantized = choice.dtype === 'q8' || choice.dtype === 'q4';
+  if (graph !== undefined && !((choice.preferWeights || quantized) && hasWeights)) {
     const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
     if (!entries.includes('tokenizer.json')) {
       throw new ModelLoadError(`tokenizer.json is missing beside ${files.describe(graph)} (the folder holds: ${entries.join(', ')})`, { file: files.location });
@@ -85,10 +91,20 @@ export async function readPretrainedFiles(
   // Read into a weight arena (where the platform has one) when the backend they go to takes it:
   // backend-tiny runs them where they lie, held once, never copied. Any other backend gets plain
   // arrays, so that a view it keeps (a head's weights) does not keep the whole arena alive.
-  const arena = takesWeightArena(choice.backend) ? createWeightArena() : undefined;
-  const loaded = await loadDecoderFiles(files, { heads, ...options, ...(arena ? { allocate: (count: number) => arena.allocate(count) } : {}) });
+  const arena = takesWeightArena(choice.backend, choice.dtype) ? createWeightArena() : undefined;
+  const loaded = await loadDecoderFiles(files, {
+    heads,
+    ...options,
+    // Quantized as they are read: the float32 model is never held whole.
+    ...(quantized ? { dtype: choice.dtype } : {}),
+    ...(arena ? { allocate: (count: number) => arena.allocate(count), allocateBytes: (bytes: number) => arena.allocateBytes(bytes) } : {}),
+  });
   if (graph !== undefined) {
-    loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`);
+    loaded.notes.unshift(
+      choice.preferWeights
+        ? `backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`
+        : `dtype ${choice.dtype} is quantized from the safetensors weights at load: they are read, not the float32 graph ${files.describe(graph)}`,
+    );
   }
   return {
     source: { kind: 'decoder', model: loaded.model, description: `the weights in ${files.location}` },

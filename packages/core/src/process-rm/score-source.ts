@@ -1,4 +1,4 @@
-import { type BackendV1, type Capabilities, InvalidInputError, type PrecisionV1 } from '@reward-lens/spec';
+import { type BackendV1, type Capabilities, InvalidInputError, type PrecisionV1, type WeightDtypeV1 } from '@reward-lens/spec';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { TokenizedBatch } from './tokenized-batch.js';
 import type { TokenizedPair } from './tokenize-pair.js';
@@ -38,6 +38,8 @@ export interface ScoringSourceInfo {
   readonly description: string;
   readonly capabilities: Capabilities;
   readonly precision: PrecisionV1;
+  /** How a local backend holds the weights (`ModelInfoV1.weightDtype`): `'fp32'` unless quantized or 16-bit; undefined for a score source, which does not say. */
+  readonly weightDtype?: WeightDtypeV1;
   readonly maxPositions: number;
 }
 
@@ -51,7 +53,15 @@ export function scoringSourceInfo(engine: BackendV1 | StepScoreSource): ScoringS
     return { kind: 'scores', name, description, capabilities, precision, maxPositions };
   }
   const { name, capabilities, precision, info } = engine;
-  return { kind: 'backend', name, description: info.description, capabilities, precision, maxPositions: info.maxPositions };
+  return {
+    kind: 'backend',
+    name,
+    description: info.description,
+    capabilities,
+    precision,
+    weightDtype: info.weightDtype ?? 'fp32',
+    maxPositions: info.maxPositions,
+  };
 }
 
 /** The source's scores at each pair's positions (pairs that did not lay out are not sent). */

@@ -1,4 +1,4 @@
-import { defineDecoderConfig, type DecoderConfig, type HeadSpec, tinyDecoderConfig } from '@reward-lens/spec';
+import { defineDecoderConfig, type DecoderConfig, type HeadSpec, tinyDecoderConfig, type WeightDtypeV1 } from '@reward-lens/spec';
 
 /** Solutions the conformance suite scores: several steps, a one-step solution, different lengths. */
 export const conformancePairs: [problem: string, solution: string][] = [
@@ -53,6 +53,27 @@ export const conformanceConfigs: { label: string; config: DecoderConfig }[] = [
     }),
   },
 ];
+
+/**
+ * How far a weight held as `dtype` (`ModelInfoV1.weightDtype`) may lie from its float32 value, as
+ * a fraction of the largest magnitude in its quantization group: half a step of the integer
+ * range (1/254 for q8's -127..127, 1/14 for q4's 7 steps each side), the rounding of a 16-bit
+ * float's mantissa for fp16 and bf16, nothing for fp32.
+ */
+export function weightRoundingFor(dtype: WeightDtypeV1 | undefined): number {
+  switch (dtype ?? 'fp32') {
+    case 'q8':
+      return 1 / 254;
+    case 'q4':
+      return 1 / 14;
+    case 'fp16':
+      return 2 ** -11;
+    case 'bf16':
+      return 2 ** -8;
+    default:
+      return 0;
+  }
+}
 
 /** Numeric tolerance from the backend's declared precision: |a - b| <= tolerance * max(1, |b|). */
 export function toleranceFor(precision: 'fp32' | 'fp16' | 'bf16'): number {

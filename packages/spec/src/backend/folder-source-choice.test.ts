@@ -47,4 +47,13 @@ describe('which file of a folder holding a graph and weights a request reads', (
     removers.push(registerBackend({ ...registration('test-auto-copies', ['onnx', 'decoder']), priority: 3000 }));
     expect(takesWeightArena('auto')).toBe(false);
   });
+
+  it('under a dtype, the first decoder runner that holds it decides', () => {
+    removers.push(registerBackend({ ...registration('test-quantizing-arena', ['decoder']), priority: 5000, takesWeightArena: true, dtypes: ['fp32', 'q8'] }));
+    removers.push(registerBackend({ ...registration('test-fp32-copies', ['decoder']), priority: 6000 }));
+    expect(takesWeightArena('test-quantizing-arena', 'q8')).toBe(true);
+    expect(takesWeightArena('auto')).toBe(false);
+    expect(takesWeightArena('auto', 'q8')).toBe(true);
+    expect(takesWeightArena('test-fp32-copies', 'q8')).toBe(false);
+  });
 });

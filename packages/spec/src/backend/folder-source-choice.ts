@@ -1,4 +1,5 @@
-import { backendCandidates, registeredBackends } from './registry.js';
+import { backendCandidates, registeredBackends, unsupportedDtypeReason } from './registry.js';
+import type { WeightDtypeV1 } from './v1/backend-v1.js';
 
 /**
  * Whether a request for `backend` reads a model folder's safetensors weights rather than the
@@ -21,9 +22,12 @@ export function readsWeightsOverGraph(backend: string): boolean {
  * (`BackendRegistration.takesWeightArena`): the named backend, or under `'auto'` the first
  * candidate that runs decoder weights. A loader then reads the weights into an arena; when that
  * guess is wrong (the first candidate turns out unavailable), the backend chosen copies them, as
- * it would have anyway.
+ * it would have anyway. Under `dtype`, only a backend that holds that dtype is a candidate (a
+ * loader quantizing as it reads puts the quantized tensors in the arena too).
  */
-export function takesWeightArena(backend: string): boolean {
-  const first = backendCandidates(backend, registeredBackends()).find((registration) => registration.sourceKinds?.includes('decoder') ?? true);
+export function takesWeightArena(backend: string, dtype: WeightDtypeV1 = 'fp32'): boolean {
+  const first = backendCandidates(backend, registeredBackends()).find(
+    (registration) => (registration.sourceKinds?.includes('decoder') ?? true) && unsupportedDtypeReason(registration, dtype) === null,
+  );
   return first?.takesWeightArena === true;
 }

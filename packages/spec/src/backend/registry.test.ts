@@ -45,6 +45,35 @@ describe('backend registry', () => {
     ]);
   });
 
+  it('skips a backend that does not hold the asked weight dtype, saying so, and passes the dtype to the one that does', async () => {
+    let given: unknown;
+    removers.push(registerBackend(registration('test-fp32-only', 1000)));
+    removers.push(
+      registerBackend({
+        ...registration('test-quantizing', 999),
+        dtypes: ['fp32', 'q8'],
+        create: async (_source, options) => {
+          given = options.dtype;
+          return { name: 'test-quantizing' } as unknown as BackendV1;
+        },
+      }),
+    );
+    const resolved = await resolveBackend('auto', source, { dtype: 'q8' });
+    expect(resolved.backend.name).toBe('test-quantizing');
+    expect(given).toBe('q8');
+    expect(resolved.notes).toContain('backend "test-fp32-only" skipped: it does not hold weights as q8 (it holds fp32)');
+    // fp32 (or no dtype) is every backend's.
+    expect((await resolveBackend('auto', source)).backend.name).toBe('test-fp32-only');
+    await expect(resolveBackend('test-fp32-only', source, { dtype: 'q4' })).rejects.toThrow(/it does not hold weights as q4 \(it holds fp32\)/);
+  });
+
+  it('refuses an unknown dtype before trying any backend, listing the dtypes', async () => {
+    await expect(resolveBackend('auto', source, { dtype: 'int3' as never })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'dtype must be one of fp32, fp16, bf16, q8, q4, got "int3"',
+    });
+  });
+
   it('throws one error listing every candidate when none can run', async () => {
     removers.push(registerBackend(registration('test-a', 1000, { unavailable: 'no adapter' })));
     const error = await resolveBackend('test-a', source).catch((caught: unknown) => caught);

@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { RewardLensError } from '../errors/reward-lens-error.js';
 import { processWide } from '../process-wide.js';
 import { unsupportedSourceReason, type ModelSource } from './model-source.js';
-import type { BackendV1 } from './v1/backend-v1.js';
+import { weightDtypes, type BackendV1, type WeightDtypeV1 } from './v1/backend-v1.js';
 
 export interface BackendCreateOptions {
   /** Per-backend settings, under the backend's name (e.g. `{ 'onnx-node': { intraOpThreads: 1 } }`). */
@@ -14,6 +14,12 @@ export interface BackendCreateOptions {
    * backend's default (every core). A backend that cannot use more says so in its description.
    */
   threads?: number;
+  /**
+   * How the backend is to hold the weights (`'fp32'` when absent): a backend quantizes 16- and
+   * 32-bit weights to `q8` or `q4` as it loads them. `resolveBackend` skips any backend whose
+   * registration does not list the dtype in `dtypes`, with that reason.
+   */
+  dtype?: WeightDtypeV1;
   /** Set by `resolveBackend`: the user named this backend (rather than `'auto'` choosing it). */
   requestedByName?: boolean;
 }
@@ -47,6 +53,8 @@ export interface BackendRegistration {
    * the weights elsewhere leaves it out, so that no view it keeps holds the whole arena alive.
    */
   takesWeightArena?: boolean;
+  /** The weight dtypes it can hold a model in (`BackendCreateOptions.dtype`); absent: `['fp32']`. */
+  dtypes?: readonly WeightDtypeV1[];
   unavailableReason(source: ModelSource, context: BackendRequestContext): Promise<string | null> | string | null;
   create(source: ModelSource, options: BackendCreateOptions): Promise<BackendV1>;
 }
@@ -88,6 +96,7 @@ export function backendCandidates(requested: string, available: readonly Backend
  */
 export async function resolveBackend(requested: string, source: ModelSource, options: BackendCreateOptions = {}): Promise<ResolvedBackend> {
   checkThreads(options.threads);
+  checkDtype(options.dtype);
   const all = registeredBackends();
   const candidates = backendCandidates(requested, all);
   const skipped: SkippedBackend[] = [];
@@ -106,7 +115,7 @@ export async function resolveBackend(requested: string, source: ModelSource, opt
       reason =
         candidate.sourceKinds && !candidate.sourceKinds.includes(source.kind)
           ? unsupportedSourceReason(candidate.name, source, candidate.sourceKinds)
-          : await candidate.unavailableReason(source, { requestedByName: requested !== 'auto' });
+          : (unsupportedDtypeReason(candidate, options.dtype) ?? (await candidate.unavailableReason(source, { requestedByName: requested !== 'auto' })));
     } catch (error) {
       reason = `availability check failed: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -136,7 +145,25 @@ export function checkThreads(threads: number | undefined): void {
   }
 }
 
-/** What `resolveBackend` gets from loading options: the per-backend settings and the thread count. */
-export function backendCreateOptions(options: { backendSettings?: Record<string, unknown>; threads?: number }): BackendCreateOptions {
-  return { ...(options.backendSettings ? { settings: options.backendSettings } : {}), ...(options.threads !== undefined ? { threads: options.threads } : {}) };
+/** `dtype` is one of `weightDtypes` when given: checked before any backend is tried. */
+export function checkDtype(dtype: unknown): asserts dtype is WeightDtypeV1 | undefined {
+  if (dtype !== undefined && !weightDtypes.includes(dtype as WeightDtypeV1)) {
+    throw new InvalidInputError(`dtype must be one of ${weightDtypes.join(', ')}, got ${JSON.stringify(dtype)}`);
+  }
+}
+
+/** Why a registration cannot hold weights as `dtype` (null when it can: every backend holds fp32). */
+export function unsupportedDtypeReason(registration: BackendRegistration, dtype: WeightDtypeV1 | undefined): string | null {
+  const wanted = dtype ?? 'fp32';
+  const supported = registration.dtypes ?? ['fp32'];
+  return supported.includes(wanted) ? null : `it does not hold weights as ${wanted} (it holds ${supported.join(', ')})`;
+}
+
+/** What `resolveBackend` gets from loading options: the per-backend settings, the thread count and the weight dtype. */
+export function backendCreateOptions(options: { backendSettings?: Record<string, unknown>; threads?: number; dtype?: WeightDtypeV1 }): BackendCreateOptions {
+  return {
+    ...(options.backendSettings ? { settings: options.backendSettings } : {}),
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    ...(options.dtype !== undefined ? { dtype: options.dtype } : {}),
+  };
 }

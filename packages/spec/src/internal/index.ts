@@ -6,6 +6,17 @@ export { resolveHeadTensors, type ResolvedHead, type ResolvedHeadStep } from './
 // Process-wide state shared by every copy of spec (ESM and CommonJS builds, two installed versions),
 // and the loaders' handling of the options every backend's create takes.
 export { processWide } from '../process-wide.js';
-export { backendCreateOptions, checkThreads } from '../backend/registry.js';
+export { backendCreateOptions, checkDtype, checkThreads, unsupportedDtypeReason } from '../backend/registry.js';
 // Memory a loader reads weights into, for a backend to take where they lie (backend-tiny adopts it).
 export { arenaPlacement, createWeightArena, type ArenaMemory, type ArenaPlacement, type WeightArena } from './weight-arena.js';
+// Quantized weights: their layout, quantizing and dequantizing, and which tensors a dtype quantizes.
+export {
+  dequantizeRows,
+  quantizable,
+  quantizedBytes,
+  quantizedTensorIn,
+  quantizedTensorOver,
+  quantizeInto,
+  quantizeTensor,
+} from '../model/quantized-tensor.js';
+export { quantizationPlan, type PlannedQuantization, type QuantizationPlan } from '../model/quantization-plan.js';

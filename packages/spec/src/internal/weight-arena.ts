@@ -32,12 +32,14 @@ export interface WeightArena {
   readonly memory: ArenaMemory;
   /** A zeroed `Float32Array` of `length` values in the arena, or undefined when the memory cannot grow to hold it (the caller then allocates its own). */
   allocate(length: number): Float32Array | undefined;
+  /** The same for `byteLength` bytes (a quantized tensor's region), 16-byte aligned, or undefined when the memory cannot grow to hold them. */
+  allocateBytes(byteLength: number): Uint8Array | undefined;
 }
 
-const placements = processWide('weight-arena-placements.v1', () => new WeakMap<Float32Array, ArenaPlacement>());
+const placements = processWide('weight-arena-placements.v1', () => new WeakMap<ArrayBufferView, ArenaPlacement>());
 
-/** Where an arena placed `tensor`, or undefined when it is not an arena's. */
-export function arenaPlacement(tensor: Float32Array): ArenaPlacement | undefined {
+/** Where an arena placed `tensor` (an array `allocate` or `allocateBytes` gave), or undefined when it is not an arena's. */
+export function arenaPlacement(tensor: Float32Array | Uint8Array): ArenaPlacement | undefined {
   return placements.get(tensor);
 }
 
@@ -57,25 +59,35 @@ export function createWeightArena(): WeightArena | undefined {
   const state = new Int32Array(memory.buffer, 0, 4);
   Atomics.store(state, 0, FIRST_ADDRESS / 16);
   let full = false;
+  const reserve = (byteLength: number): number | undefined => {
+    if (full) return undefined;
+    const bytes = Math.ceil(byteLength / 16) * 16;
+    const address = Atomics.load(state, 0) * 16;
+    const end = address + bytes;
+    try {
+      if (end > MAXIMUM_PAGES * PAGE_BYTES) throw new RangeError('past 4 GiB');
+      if (memory.buffer.byteLength < end) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE_BYTES));
+    } catch {
+      // Full: every later tensor is the caller's own (so the arena's tensors stay in load order).
+      full = true;
+      return undefined;
+    }
+    Atomics.store(state, 0, end / 16);
+    return address;
+  };
+  const placed = <View extends Float32Array | Uint8Array>(view: View, address: number): View => {
+    placements.set(view, { memory, address });
+    return view;
+  };
   return {
     memory,
     allocate(length) {
-      if (full) return undefined;
-      const bytes = Math.ceil((length * 4) / 16) * 16;
-      const address = Atomics.load(state, 0) * 16;
-      const end = address + bytes;
-      try {
-        if (end > MAXIMUM_PAGES * PAGE_BYTES) throw new RangeError('past 4 GiB');
-        if (memory.buffer.byteLength < end) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE_BYTES));
-      } catch {
-        // Full: every later tensor is the caller's own (so the arena's tensors stay in load order).
-        full = true;
-        return undefined;
-      }
-      Atomics.store(state, 0, end / 16);
-      const view = new Float32Array(memory.buffer, address, length);
-      placements.set(view, { memory, address });
-      return view;
+      const address = reserve(length * 4);
+      return address === undefined ? undefined : placed(new Float32Array(memory.buffer, address, length), address);
+    },
+    allocateBytes(byteLength) {
+      const address = reserve(byteLength);
+      return address === undefined ? undefined : placed(new Uint8Array(memory.buffer, address, byteLength), address);
     },
   };
 }

@@ -20,3 +20,4 @@ export {
 } from './head-description.js';
 export { createRandomDecoder, tinyDecoderConfig } from './random-decoder.js';
 export { createSeededRandom } from './seeded-random.js';
+export { Q4_BLOCK, type QuantizedFormatV1, type QuantizedTensorV1 } from './quantized-tensor.js';

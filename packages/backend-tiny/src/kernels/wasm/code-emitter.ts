@@ -107,6 +107,10 @@ export class CodeEmitter {
   f32Store(): this {
     return this.emit(0x38, 2, 0);
   }
+  /** Loads one signed byte, sign-extended to i32. */
+  i32Load8S(): this {
+    return this.emit(0x2c, 0, 0);
+  }
 
   // Numbers.
   i32Const(value: number): this {
@@ -144,6 +148,10 @@ export class CodeEmitter {
   }
   i32Shl(): this {
     return this.emit(0x74);
+  }
+  /** Pops an i32; pushes it as the nearest f32. */
+  f32ConvertI32S(): this {
+    return this.emit(0xb2);
   }
   f32Const(value: number): this {
     return this.emit(0x43, ...new Uint8Array(Float32Array.of(value).buffer));
@@ -194,6 +202,36 @@ export class CodeEmitter {
   }
   f32x4Splat(): this {
     return this.#simd(0x13);
+  }
+  i8x16Splat(): this {
+    return this.#simd(0x0f);
+  }
+  v128And(): this {
+    return this.#simd(0x4e);
+  }
+  /** Pops a vector and an i32 shift count. */
+  i8x16ShrU(): this {
+    return this.#simd(0x6d);
+  }
+  i8x16Sub(): this {
+    return this.#simd(0x71);
+  }
+  /** The low (or high) 8 signed bytes, widened to 16-bit lanes. */
+  i16x8ExtendLowI8x16S(): this {
+    return this.#simd(0x87);
+  }
+  i16x8ExtendHighI8x16S(): this {
+    return this.#simd(0x88);
+  }
+  /** The low (or high) 4 signed 16-bit lanes, widened to 32-bit lanes. */
+  i32x4ExtendLowI16x8S(): this {
+    return this.#simd(0xa7);
+  }
+  i32x4ExtendHighI16x8S(): this {
+    return this.#simd(0xa8);
+  }
+  f32x4ConvertI32x4S(): this {
+    return this.#simd(0xfa);
   }
   f32x4ExtractLane(lane: number): this {
     return this.#simd(0x1f, lane);

@@ -2,6 +2,7 @@ import { addGatedSiluBackward } from './activations-backward-simd.js';
 import { addCausalSoftmaxBackward, addMaskAboveDiagonal } from './attention-backward-simd.js';
 import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
 import { addAttendValues } from './attention-values-simd.js';
+import { addDequantize } from './dequantize-simd.js';
 import { addMatmul } from './matmul-simd.js';
 import { addMatmulUntransposed } from './matmul-untransposed-simd.js';
 import { MAXIMUM_WASM_PAGES } from './wasm-heap.js';
@@ -23,6 +24,8 @@ export interface KernelModuleExports {
     rowBlock: number,
     columnBlock: number,
   ): void;
+  dequantizeQ8(out: number, data: number, scales: number, rows: number, columns: number): void;
+  dequantizeQ4(out: number, data: number, scales: number, blocks: number): void;
   softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
   gatedSilu(gate: number, up: number, count: number): void;
@@ -61,6 +64,7 @@ export function buildKernelModule(options: { sharedMemory?: boolean } = {}): Uin
   addGatedSiluBackward(builder);
   addMaskAboveDiagonal(builder);
   addCausalSoftmaxBackward(builder);
+  addDequantize(builder);
   return builder.toBytes();
 }
 

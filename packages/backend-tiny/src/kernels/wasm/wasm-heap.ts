@@ -20,6 +20,9 @@ export class WasmMemoryLimitError extends RangeError {
   }
 }
 
+/** What a heap holds resident: float32 weights, or a quantized matrix's byte region. */
+export type ResidentArray = Float32Array | Uint8Array;
+
 export interface WasmHeapOptions {
   /** Caps the memory (rounded down to 64 KiB pages); by default the engine's limit. */
   maximumBytes?: number | undefined;
@@ -54,8 +57,8 @@ export class WasmHeap {
   readonly shared: boolean;
   #floats: Float32Array;
   #state: Int32Array;
-  readonly #resident = new Map<Float32Array, number>();
-  readonly #adopted = new Set<Float32Array>();
+  readonly #resident = new Map<ResidentArray, number>();
+  readonly #adopted = new Set<ResidentArray>();
   #arenaStart = 0;
   #arenaEnd = 0;
 
@@ -100,15 +103,16 @@ export class WasmHeap {
   }
 
   /** Copies `array` in once; later calls with the same array (by identity) are no-ops. */
-  upload(array: Float32Array): void {
+  upload(array: ResidentArray): void {
     if (this.#resident.has(array)) return;
     const address = this.allocate(array.byteLength);
-    this.floats.set(array, address / 4);
+    if (array instanceof Float32Array) this.floats.set(array, address / 4);
+    else new Uint8Array(this.memory.buffer, address, array.byteLength).set(array);
     this.#resident.set(array, address);
   }
 
   /** Declares `view`, a view of this very memory at `address`, resident: products read it where it is. */
-  adopt(view: Float32Array, address: number): void {
+  adopt(view: ResidentArray, address: number): void {
     this.#resident.set(view, address);
     this.#adopted.add(view);
   }
@@ -120,7 +124,7 @@ export class WasmHeap {
   }
 
   /** The byte address of a resident array, or undefined. */
-  residentAddress(array: Float32Array): number | undefined {
+  residentAddress(array: ResidentArray): number | undefined {
     return this.#resident.get(array);
   }
 
@@ -140,6 +144,11 @@ export class WasmHeap {
       next += alignUp(size * 4);
     }
     return addresses;
+  }
+
+  /** Copies `bytes` to `address`. */
+  writeBytes(address: number, bytes: Uint8Array): void {
+    new Uint8Array(this.memory.buffer, address, bytes.byteLength).set(bytes);
   }
 
   /** Copies `length` floats of `array` to `address`. */

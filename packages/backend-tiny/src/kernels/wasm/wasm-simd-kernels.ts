@@ -5,6 +5,7 @@ import { GEMM_ROW_BLOCK, gemmDepthBlock } from './matmul-untransposed-simd.js';
 import { attendRowInWasm } from './wasm-attention.js';
 import { attentionBackwardInWasm } from './wasm-attention-backward.js';
 import { WasmHeap } from './wasm-heap.js';
+import type { QuantizedTensorV1 } from '@reward-lens/spec';
 
 /** Why the WebAssembly SIMD kernels cannot be created synchronously here, or null when they can. */
 export function wasmSimdUnavailableReason(): string | null {
@@ -32,6 +33,9 @@ export async function wasmSimdUnavailableReasonAsync(): Promise<string | null> {
 /** The WebAssembly SIMD set, with its heap: where a weight store places the weights (backend-internal). */
 export interface WasmSimdKernelSet extends KernelSet {
   readonly heap: WasmHeap;
+  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
+  prepareQuantized(matrix: QuantizedTensorV1): void;
+  matmulQuantized(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
 }
 
 class WasmSimdKernels implements WasmSimdKernelSet {
@@ -88,10 +92,62 @@ class WasmSimdKernels implements WasmSimdKernelSet {
   }
 
   /**
+   * Over a quantized `w`: blocks of `w`'s rows (as many as `matmul` sweeps from the L2 cache at
+   * once) dequantized into scratch by the SIMD kernels, then multiplied by `matmul` into their
+   * columns of the output. The block is dequantized once for all the rows of `x`.
+   */
+  matmulQuantized(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
+    if (rows === 0 || outDim === 0) return;
+    const heap = this.#heap;
+    const blockRows = Math.min(outDim, matmulColumnBlock(inDim));
+    const resident = heap.residentAddress(w.bytes);
+    const [xAddress, biasAddress, outAddress, blockAddress, copiedAddress] = this.#locate(
+      [
+        [x, rows * inDim],
+        [bias, outDim],
+      ],
+      rows * outDim,
+      [blockRows * inDim, resident === undefined ? Math.ceil(w.bytes.byteLength / 4) : 0],
+    ) as [number, number, number, number, number];
+    const base = resident ?? copiedAddress;
+    if (resident === undefined) heap.writeBytes(base, w.bytes);
+    const data = base + w.dataOffset;
+    const rowBlock = matmulRowBlock(inDim);
+    for (let first = 0; first < outDim; first += blockRows) {
+      const count = Math.min(blockRows, outDim - first);
+      if (w.format === 'q8') this.#kernels.dequantizeQ8(blockAddress, data + first * inDim, base + first * 4, count, inDim);
+      else {
+        const blocksPerRow = inDim / 32;
+        this.#kernels.dequantizeQ4(blockAddress, data + first * blocksPerRow * 16, base + first * blocksPerRow * 4, count * blocksPerRow);
+      }
+      this.#kernels.matmul(
+        outAddress + first * 4,
+        xAddress,
+        blockAddress,
+        biasAddress === 0 ? 0 : biasAddress + first * 4,
+        rows,
+        inDim,
+        count,
+        outDim * 4,
+        inDim * 4,
+        inDim * 4,
+        rowBlock,
+        blockRows,
+      );
+    }
+    heap.read(outAddress, rows * outDim, out);
+  }
+
+  /** Uploads a quantized matrix's region once (an unshared heap: a shared one adopts it where a weight store placed it). */
+  prepareQuantized(matrix: QuantizedTensorV1): void {
+    this.#heap.upload(matrix.bytes);
+  }
+
+  /**
    * Addresses of each operand (0 for an absent one; a resident array where it is; others copied
    * into scratch), then of an output of `outputFloats` in scratch.
    */
-  #locate(operands: readonly [array: Float32Array | undefined, length: number][], outputFloats: number): number[] {
+  #locate(operands: readonly [array: Float32Array | undefined, length: number][], outputFloats: number, extraFloats: readonly number[] = []): number[] {
     const heap = this.#heap;
     const sizes: number[] = [];
     const copied: [index: number, array: Float32Array, length: number][] = [];
@@ -103,13 +159,13 @@ class WasmSimdKernels implements WasmSimdKernelSet {
       sizes.push(length);
       return -1;
     });
-    sizes.push(outputFloats);
+    sizes.push(outputFloats, ...extraFloats);
     const placed = heap.scratch(sizes);
     copied.forEach(([index, array, length], slot) => {
       addresses[index] = placed[slot]!;
       heap.write(placed[slot]!, array, length);
     });
-    addresses.push(placed[placed.length - 1]!);
+    addresses.push(...placed.slice(copied.length));
     return addresses;
   }
 

@@ -3,6 +3,17 @@ import type { Capabilities } from '../../capabilities.js';
 /** Float precision a backend computes in; conformance tolerances follow from it. */
 export type PrecisionV1 = 'fp32' | 'fp16' | 'bf16';
 
+/**
+ * How a backend holds the model's weights, as transformers.js's `dtype` names them: `fp32`,
+ * `fp16` and `bf16` floats, or quantized, `q8` (8-bit integers with a float scale per output
+ * channel) and `q4` (4-bit integers with a float scale per block of 32 weights). The arithmetic
+ * is still the backend's `precision`: quantized weights are widened to it as they are used.
+ */
+export type WeightDtypeV1 = 'fp32' | 'fp16' | 'bf16' | 'q8' | 'q4';
+
+/** Every `WeightDtypeV1`, in order of decreasing size. */
+export const weightDtypes: readonly WeightDtypeV1[] = ['fp32', 'fp16', 'bf16', 'q8', 'q4'];
+
 /** What a head of the model computes at a position. */
 export type HeadKindV1 =
   /** Next-token logits over the vocabulary (read chosen candidate tokens with `columns`). */
@@ -31,6 +42,8 @@ export interface ModelInfoV1 {
   /** Longest sequence (past plus new tokens) the model accepts. */
   maxPositions: number;
   heads: readonly HeadInfoV1[];
+  /** How the weights are held (`fp32` when absent): quantized weights give scores that differ from the fp32 model's. */
+  weightDtype?: WeightDtypeV1;
   /**
    * What the backend chose that its user should know, as sentences: a fallback it took (slower
    * kernels, fewer threads than asked) and why. `resolveBackend` adds them to its notes, so every

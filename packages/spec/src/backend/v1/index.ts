@@ -15,7 +15,9 @@ export type {
   ReadGradientsV1,
   ReadResultV1,
   TangentV1,
+  WeightDtypeV1,
 } from './backend-v1.js';
+export { weightDtypes } from './backend-v1.js';
 export { checkReadGradientShapes, resolveReadGradients, validateBackwardRequest, validateHvpRequest } from './validate-backward-request.js';
 export { validateForwardRequest } from './validate-forward-request.js';
 export { decoderModelInfo, describeDecoder } from './decoder-model-info.js';

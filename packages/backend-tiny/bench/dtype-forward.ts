@@ -1,0 +1,52 @@
+import { benchDecoderConfig, median, secondsAsync } from '@reward-lens/bench-harness';
+import { createRandomDecoder, type BackendV1, type ForwardRequestV1 } from '@reward-lens/spec';
+import { createTinyBackend, type TinyDtype } from '../src/index.js';
+
+const batchSize = 8;
+const sequenceLength = 256;
+
+function request(rows: number, length: number): ForwardRequestV1 {
+  const cells = rows * length;
+  return {
+    batchSize: rows,
+    sequenceLength: length,
+    inputIds: Int32Array.from({ length: cells }, (_, index) => (index * 7919) % benchDecoderConfig.vocabSize),
+    attentionMask: new Uint8Array(cells).fill(1),
+    reads: [{ kind: 'head', head: 'value', positions: Array.from({ length: rows }, () => [length - 1]) }],
+  };
+}
+
+/**
+ * The forward pass with the weights held as fp32, q8 and q4 (wasm-simd, one thread), timed in
+ * turn twice each (median), with the value head's largest difference from fp32's: the price of
+ * dequantizing a block of weights per product, against 4× and ~6.5× less weight memory.
+ */
+export async function compareDtypeForward(): Promise<void> {
+  const model = createRandomDecoder({ seed: 1, config: benchDecoderConfig });
+  const dtypes: TinyDtype[] = ['fp32', 'q8', 'q4'];
+  const backends = new Map<TinyDtype, BackendV1>(dtypes.map((dtype) => [dtype, createTinyBackend(model, { kernels: 'wasm-simd', threads: 1, dtype })]));
+  for (const backend of backends.values()) await backend.doForward(request(2, 32));
+  const big = request(batchSize, sequenceLength);
+  const seconds = new Map<TinyDtype, number[]>(dtypes.map((dtype) => [dtype, []]));
+  const values = new Map<TinyDtype, Float32Array[]>();
+  for (let round = 0; round < 2; round++) {
+    for (const dtype of dtypes) {
+      let result: Awaited<ReturnType<BackendV1['doForward']>> | undefined;
+      seconds.get(dtype)!.push(await secondsAsync(async () => (result = await backends.get(dtype)!.doForward(big))));
+      values.set(dtype, result!.reads[0]!.values);
+    }
+  }
+  const fp32 = median(seconds.get('fp32')!);
+  console.log(`\nforward by weight dtype, batch ${batchSize} × ${sequenceLength} tokens, wasm-simd, 1 thread (median of 2, interleaved):`);
+  for (const dtype of dtypes) {
+    const time = median(seconds.get(dtype)!);
+    const deviation = Math.max(
+      ...values.get(dtype)!.flatMap((row, index) => [...row].map((value, column) => Math.abs(value - values.get('fp32')![index]![column]!))),
+    );
+    console.log(
+      `  ${dtype.padEnd(5)} ${time.toFixed(2).padStart(6)} s  ${((batchSize * sequenceLength) / time).toFixed(0).padStart(6)} tokens/s  time / fp32 ${(time / fp32).toFixed(2)}×` +
+        (dtype === 'fp32' ? '' : `  max |Δ value| vs fp32 ${deviation.toExponential(2)} (random weights)`),
+    );
+  }
+  await Promise.all([...backends.values()].map((backend) => backend.dispose()));
+}
