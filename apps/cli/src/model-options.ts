@@ -15,9 +15,9 @@ export const modelOptions = {
 } as const;
 
 /** `--dtype` in every help that has it. */
-export const dtypeOptionHelp = `  --dtype <type>            how the weights are held: fp32 (default), or q8 / q4 quantized at
-                            load (backend-tiny: about 1 and 0.6 bytes a weight instead of 4;
-                            scores differ a little from fp32's, and the notes say so)`;
+export const dtypeOptionHelp = `  --dtype <type>            how the weights are held: fp32 (default); bf16 or fp16 (2 bytes a
+                            weight), q8 or q4 (about 1 and 0.6), made as they are read
+                            (backend-tiny); scores differ a little from fp32's, the notes say so`;
 
 /** \`--dtype\`, checked: one of the weight dtypes. */
 export function parseDtypeOption(text: string | undefined, usage: string): WeightDtypeV1 | undefined {

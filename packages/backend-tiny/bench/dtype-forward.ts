@@ -17,13 +17,13 @@ function request(rows: number, length: number): ForwardRequestV1 {
 }
 
 /**
- * The forward pass with the weights held as fp32, q8 and q4 (wasm-simd, one thread), timed in
- * turn twice each (median), with the value head's largest difference from fp32's: the price of
- * dequantizing a block of weights per product, against 4× and ~6.5× less weight memory.
+ * The forward pass with the weights held as fp32, bf16, q8 and q4 (wasm-simd, one thread), timed
+ * in turn twice each (median), with the value head's largest difference from fp32's: the price
+ * of widening a block of weights per product, against 2×, 4× and ~6.5× less weight memory.
  */
 export async function compareDtypeForward(): Promise<void> {
   const model = createRandomDecoder({ seed: 1, config: benchDecoderConfig });
-  const dtypes: TinyDtype[] = ['fp32', 'q8', 'q4'];
+  const dtypes: TinyDtype[] = ['fp32', 'bf16', 'q8', 'q4'];
   const backends = new Map<TinyDtype, BackendV1>(dtypes.map((dtype) => [dtype, createTinyBackend(model, { kernels: 'wasm-simd', threads: 1, dtype })]));
   for (const backend of backends.values()) await backend.doForward(request(2, 32));
   const big = request(batchSize, sequenceLength);

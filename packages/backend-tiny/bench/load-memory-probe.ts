@@ -2,7 +2,7 @@
  * One measurement of `load-memory.ts`, in a process of its own: a model folder loaded on one
  * thread, `arena` as `ProcessRM.fromPretrained` loads it (the tensors read into a weight arena
  * that the backend runs where it lies), `copy` as it loaded before (plain arrays, copied into
- * the backend's memory), or `q8` / `q4` (each matrix quantized as it is read, into the arena). Prints one JSON line: peak and settled resident memory, in bytes.
+ * the backend's memory), or `bf16` / `q8` / `q4` (each matrix rounded or quantized as it is read, into the arena). Prints one JSON line: peak and settled resident memory, in bytes.
  */
 import '../src/register.js';
 import { ProcessRM } from '@reward-lens/core';
@@ -30,8 +30,8 @@ await new Promise((resolve) => setTimeout(resolve, 300));
 const samplerBaseline = highest[0]!;
 const started = performance.now();
 let dispose: () => Promise<void>;
-if (values.mode === 'arena' || values.mode === 'q8' || values.mode === 'q4') {
-  const dtype = values.mode === 'arena' ? {} : { dtype: values.mode as 'q8' | 'q4' };
+if (values.mode === 'arena' || values.mode === 'bf16' || values.mode === 'q8' || values.mode === 'q4') {
+  const dtype = values.mode === 'arena' ? {} : { dtype: values.mode as 'bf16' | 'q8' | 'q4' };
   const prm = await ProcessRM.fromPretrained(folder, { backend: 'tiny', threads: 1, recipe: 'trl-token-classification', ...dtype });
   dispose = () => prm.dispose();
 } else {

@@ -28,7 +28,7 @@ export async function compareLoadMemory(): Promise<void> {
   );
   const results: Record<string, { peak: number; settled: number; before: number; seconds: number }> = {};
   try {
-    for (const mode of ['copy', 'arena', 'q8', 'q4'] as const) {
+    for (const mode of ['copy', 'arena', 'bf16', 'q8', 'q4'] as const) {
       const result = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, probe, '--folder', folder, '--mode', mode], {
         encoding: 'utf8',
         env: process.env,
@@ -43,6 +43,7 @@ export async function compareLoadMemory(): Promise<void> {
   for (const [mode, label] of [
     ['copy', 'read into arrays, then copied into the backend (before)'],
     ['arena', 'read into a weight arena, run where it lies (fromPretrained)'],
+    ['bf16', "rounded to bf16 as read, into a weight arena (dtype: 'bf16')"],
     ['q8', "quantized to q8 as read, into a weight arena (dtype: 'q8')"],
     ['q4', "quantized to q4 as read, into a weight arena (dtype: 'q4')"],
   ] as const) {
@@ -55,6 +56,6 @@ export async function compareLoadMemory(): Promise<void> {
   console.log(`  peak memory above the process's own: copy / arena = ${ratio.toFixed(2)}×`);
   const settled = (mode: string) => results[mode]!.settled - results[mode]!.before;
   console.log(
-    `  memory after load: arena / q8 = ${(settled('arena') / settled('q8')).toFixed(2)}×, arena / q4 = ${(settled('arena') / settled('q4')).toFixed(2)}×`,
+    `  memory after load: arena / bf16 = ${(settled('arena') / settled('bf16')).toFixed(2)}×, arena / q8 = ${(settled('arena') / settled('q8')).toFixed(2)}×, arena / q4 = ${(settled('arena') / settled('q4')).toFixed(2)}×`,
   );
 }

@@ -61,19 +61,22 @@ export interface TinyBackendOptions {
    */
   sliceTokens?: number;
   /**
-   * A cap on the WebAssembly SIMD kernels' memory in bytes (default: the engine's, 4 GiB): weights
-   * that do not fit take the scalar kernels under `'auto'` (and the backend's notes say so), or
-   * throw `BackendResolutionError` under `'wasm-simd'`. Weights read into a weight arena are run
-   * where they lie, whatever the cap.
+   * A cap on each of the WebAssembly SIMD kernels' memories in bytes (default: the engine's, 4
+   * GiB), a quarter of which (1 MiB to 512 MiB) is kept for scratch: weights past one memory's
+   * room go to further memories. A single tensor larger than the room takes the scalar kernels
+   * under `'auto'` (and the backend's notes say so), or throws `BackendResolutionError` under
+   * `'wasm-simd'`. Weights read into a weight arena are run where they lie, whatever the cap.
    */
   maximumWasmBytes?: number;
   /**
-   * How the weights are held (default `'fp32'`): `'q8'` quantizes every projection matrix and the
-   * embedding table at load to 8-bit integers with a scale per output channel (about 1 byte a
-   * weight instead of 4), `'q4'` to 4-bit integers with a scale per block of 32 weights (about
-   * 0.6 bytes). The products widen them to float32 a block at a time, so the arithmetic is the
-   * fp32 kernels' over the dequantized weights. A quantized backend scores and reads
-   * activations but has no gradients; `info.weightDtype` and the notes say what it holds.
+   * How the weights are held (default `'fp32'`): `'bf16'` or `'fp16'` rounds every projection
+   * matrix and the embedding table to 16-bit floats (2 bytes a weight instead of 4); `'q8'`
+   * quantizes them to 8-bit integers with a scale per output channel (about 1 byte), `'q4'` to
+   * 4-bit integers with a scale per block of 32 weights (about 0.6 bytes). The products widen them
+   * to float32 a block at a time, so the arithmetic is the fp32 kernels' over the widened weights.
+   * Tensors the model holds reduced already (`DecoderModel.quantized`, from a loader) are held as
+   * they are. Such a backend scores and reads activations but has no gradients;
+   * `info.weightDtype` and the notes say what it holds.
    */
   dtype?: TinyDtype;
 }
@@ -208,8 +211,9 @@ function placeWeights(
     try {
       const description = withNote('wasm-simd', selection.note);
       if (kernels.heap.shared) {
-        const store = storeInWasmHeap(kernels.heap, model, plan);
-        return { kernels, model: store.model, quantized: store.quantized, store, description, threads, kernelName: 'wasm-simd' };
+        const store = storeInWasmHeap(kernels, model, plan);
+        const spread = kernels.heaps.length > 1 ? `, weights in ${kernels.heaps.length} WebAssembly memories` : '';
+        return { kernels, model: store.model, quantized: store.quantized, store, description: `${description}${spread}`, threads, kernelName: 'wasm-simd' };
       }
       // An unshared memory (a page that is not cross-origin isolated): the set keeps its own copies.
       const store = storeInPlace(model, plan);
@@ -271,7 +275,7 @@ function loadMessage(placed: PlacedWeights, config: DecoderModel['config']): Mod
       placements: store.placements,
       quantizedPlacements: store.quantizedPlacements,
       kernels: 'wasm-simd',
-      memory: store.memory!,
+      memories: store.memories!,
       module: compiled.module,
     };
   }

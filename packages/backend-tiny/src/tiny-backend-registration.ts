@@ -15,8 +15,8 @@ export const tinyBackendRegistration: BackendRegistration = {
   sourceKinds: ['decoder'],
   // It runs weights a loader read into a weight arena where they lie (no copy).
   takesWeightArena: true,
-  // Quantized at load from float32 weights (`TinyBackendOptions.dtype`).
-  dtypes: ['fp32', 'q8', 'q4'],
+  // 16-bit and quantized weights, from a loader or from float32 ones (`TinyBackendOptions.dtype`).
+  dtypes: ['fp32', 'bf16', 'fp16', 'q8', 'q4'],
   unavailableReason(source) {
     return isDecoderSource(source) ? null : unsupportedSourceReason('tiny', source, ['decoder']);
   },

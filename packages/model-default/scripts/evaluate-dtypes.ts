@@ -25,7 +25,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
-for (const dtype of ['fp32', 'q8', 'q4'] as const) {
+for (const dtype of ['fp32', 'bf16', 'fp16', 'q8', 'q4'] as const) {
   const started = performance.now();
   await using prm = await loadDefaultPrm({ backend: 'tiny', dtype });
   if (prm.source.weightDtype !== dtype) throw new Error(`asked for ${dtype}, the backend holds ${prm.source.weightDtype}`);

@@ -8,8 +8,8 @@ import { defaultModelFigures, loadDefaultPrm } from '../src/index.js';
 
 // The shipped model held quantized, measured as its figures are and against its own fp32 self on
 // the same held-out samples (the full splits: `pnpm --filter @reward-lens/model-default
-// evaluate-dtypes`). Goals: within 0.01 of fp32 at q8, within 0.03 at q4.
-const goals = { q8: 0.01, q4: 0.03 } as const;
+// evaluate-dtypes`). Goals: within 0.01 of fp32 at bf16 and q8, within 0.03 at q4.
+const goals = { bf16: 0.01, q8: 0.01, q4: 0.03 } as const;
 const threshold = fixedThreshold(defaultModelFigures.threshold.value, `chosen on ${defaultModelFigures.threshold.chosenOn}`);
 const items = splitItems(defaultRecipe, 'test', 300);
 
@@ -28,7 +28,7 @@ describe('the shipped default PRM with quantized weights', () => {
   const opened: ProcessRM[] = [];
   afterAll(() => Promise.all(opened.map((prm) => prm.dispose())));
 
-  for (const dtype of ['q8', 'q4'] as const) {
+  for (const dtype of ['bf16', 'q8', 'q4'] as const) {
     it(`${dtype}: organism F1 and matched pairs within ${goals[dtype]} of fp32's, the backend saying what it holds`, async () => {
       const prm = await loadDefaultPrm({ backend: 'tiny', dtype });
       opened.push(prm);

@@ -4,7 +4,7 @@ import { quantizationPlan, type PlannedQuantization } from '@reward-lens/spec/in
 /** The weight dtypes backend-tiny holds a model in. */
 export type TinyDtype = 'fp32' | QuantizedFormatV1;
 
-export const tinyDtypes: readonly TinyDtype[] = ['fp32', 'q8', 'q4'];
+export const tinyDtypes: readonly TinyDtype[] = ['fp32', 'bf16', 'fp16', 'q8', 'q4'];
 
 /** What the backend quantizes of the float32 tensors it is given, and what it holds, in words for the notes. */
 export interface QuantizationChoice {
@@ -17,8 +17,10 @@ export interface QuantizationChoice {
 }
 
 const described: Record<QuantizedFormatV1, string> = {
-  q8: 'q8 (8-bit integers, one float scale per output channel)',
-  q4: 'q4 (4-bit integers, one float scale per block of 32 weights)',
+  q8: 'q8 (8-bit integers, one float scale per output channel), quantized at load',
+  q4: 'q4 (4-bit integers, one float scale per block of 32 weights), quantized at load',
+  bf16: 'bf16 (16-bit brain floats, each weight rounded to the nearest)',
+  fp16: 'fp16 (IEEE half floats, each weight rounded to the nearest)',
 };
 
 /**
@@ -29,7 +31,9 @@ const described: Record<QuantizedFormatV1, string> = {
  */
 export function chooseQuantization(model: DecoderModel, asked: TinyDtype | undefined): QuantizationChoice {
   const given = model.quantized ?? new Map();
-  const givenFormat = given.size > 0 ? ([...given.values()].some((tensor) => tensor.format === 'q4') ? 'q4' : 'q8') : undefined;
+  // Named by the most compact format among them (a q4 model holds some q8 matrices).
+  const formats = new Set([...given.values()].map((tensor) => tensor.format));
+  const givenFormat = (['q4', 'q8', 'fp16', 'bf16'] as const).find((format) => formats.has(format));
   if (asked === 'fp32' && givenFormat !== undefined) {
     throw new InvalidInputError(
       `dtype 'fp32' was asked for, but the model holds ${given.size} tensors quantized (${givenFormat}): load it with dtype 'fp32' to have float32 weights`,
@@ -40,7 +44,7 @@ export function chooseQuantization(model: DecoderModel, asked: TinyDtype | undef
   const plan = new Map([...planned.tensors].filter(([name]) => !given.has(name)));
   if (dtype === 'fp32') return { plan, dtype, notes: [] };
   const notes = [
-    `backend "tiny" holds the projection weights${planned.embedding ? ' and the embedding table' : ''} as ${described[dtype]}, quantized at load; norms and heads stay float32, and scores differ from the fp32 model's`,
+    `backend "tiny" holds the projection weights${planned.embedding ? ' and the embedding table' : ''} as ${described[dtype]}; norms and heads stay float32, and scores differ from the fp32 model's`,
   ];
   const fellBack = planned.fellBackToQ8;
   if (fellBack.length > 0) {

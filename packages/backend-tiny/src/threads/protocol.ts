@@ -11,7 +11,7 @@ export type ModelPayload = {
   config: DecoderConfig;
   placements: TensorPlacement[];
   quantizedPlacements: QuantizedPlacement[];
-} & ({ kernels: 'wasm-simd'; memory: WebAssembly.Memory; module: WebAssembly.Module } | { kernels: 'scalar'; buffer: SharedArrayBuffer });
+} & ({ kernels: 'wasm-simd'; memories: WebAssembly.Memory[]; module: WebAssembly.Module } | { kernels: 'scalar'; buffer: SharedArrayBuffer });
 
 /** Makes a model known to a worker. */
 export type LoadModel = { type: 'load'; model: number } & ModelPayload;

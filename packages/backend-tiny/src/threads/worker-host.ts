@@ -59,19 +59,17 @@ export function serveWorker(port: WorkerPort): void {
 }
 
 function load(message: LoadModel): LoadedModel {
-  const buffer = message.kernels === 'wasm-simd' ? message.memory.buffer : message.buffer;
-  const { model: decoder, quantized } = modelOverStore(message.config, buffer, message.placements, message.quantizedPlacements);
+  const buffers = message.kernels === 'wasm-simd' ? message.memories.map((memory) => memory.buffer) : [message.buffer];
+  const { model: decoder, quantized } = modelOverStore(message.config, buffers, message.placements, message.quantizedPlacements);
   const weights = gatherDecoderWeights(decoder, quantized);
   let kernels = scalarKernels;
   if (message.kernels === 'wasm-simd') {
-    const wasm = wasmSimdKernelsOver(message.memory, message.module);
-    const adopted = new Set<Float32Array>();
-    for (const tensor of decoder.tensors.values()) {
-      if (adopted.has(tensor)) continue;
-      wasm.heap.adopt(tensor, tensor.byteOffset);
-      adopted.add(tensor);
-    }
-    for (const matrix of quantized.values()) wasm.heap.adopt(matrix.bytes, matrix.bytes.byteOffset);
+    const wasm = wasmSimdKernelsOver(message.memories, message.module);
+    // Each weight is resident in the memory its placement names, at its offset there.
+    const views = new Map<Float32Array | Uint8Array, number>();
+    for (const [name, , , memory] of message.placements) views.set(decoder.tensors.get(name)!, memory);
+    for (const [name, , , , , memory] of message.quantizedPlacements) views.set(quantized.get(name)!.bytes, memory);
+    for (const [view, memory] of views) wasm.heaps[memory]!.adopt(view, view.byteOffset);
     kernels = wasm;
   }
   const { config } = weights;

@@ -22,10 +22,10 @@ export interface PretrainedOptions {
   /** CPU threads to compute on, whatever the backend (see `BackendCreateOptions.threads`); default every core. */
   threads?: number;
   /**
-   * How the backend holds the weights, as transformers.js's `dtype`: `'fp32'` (default), or
-   * `'q8'` / `'q4'` quantized at load (backend-tiny: about 1 and 0.6 bytes a weight instead of
-   * 4). Scores then differ a little from the fp32 model's, and the notes say so. Under `'auto'`,
-   * backends that cannot hold the dtype are skipped with that reason.
+   * How the backend holds the weights, as transformers.js's `dtype`: `'fp32'` (default); `'bf16'`
+   * or `'fp16'` (2 bytes a weight), `'q8'` or `'q4'` (about 1 and 0.6), each matrix made as it is
+   * read (backend-tiny). Scores then differ a little from the fp32 model's, and the notes say so.
+   * Under `'auto'`, backends that cannot hold the dtype are skipped with that reason.
    */
   dtype?: WeightDtypeV1;
   /** A sliding window shorter than the positions: refused (default), or positions limited to it (see `DecoderConfigFromHfOptions`). */

@@ -34,8 +34,9 @@ export interface FolderChoice {
   /** Its name, for the note. */
   backend: string;
   /**
-   * How the backend is to hold the weights: quantized (`q8`, `q4`), the folder's safetensors are
-   * read rather than its float32 ONNX graph (the graph cannot be quantized at load).
+   * How the backend is to hold the weights: other than `fp32`, each planned matrix is rounded or
+   * quantized as it is read, and the folder's safetensors are read rather than its float32 ONNX
+   * graph (a graph cannot be reduced at load).
    */
   dtype?: WeightDtypeV1;
 }
@@ -66,7 +67,7 @@ export async function readPretrainedFiles(
   const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
   const graph = await chooseOnnxGraph(files);
   const hasWeights = entries.some((entry) => weightFiles.includes(entry));
-  const quantized = choice.dtype === 'q8' || choice.dtype === 'q4';
+  const quantized = choice.dtype !== undefined && choice.dtype !== 'fp32';
   if (graph !== undefined && !((choice.preferWeights || quantized) && hasWeights)) {
     const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
     if (!entries.includes('tokenizer.json')) {
@@ -103,7 +104,7 @@ export async function readPretrainedFiles(
     loaded.notes.unshift(
       choice.preferWeights
         ? `backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`
-        : `dtype ${choice.dtype} is quantized from the safetensors weights at load: they are read, not the float32 graph ${files.describe(graph)}`,
+        : `dtype ${choice.dtype} is made from the safetensors weights as they are read: they are read, not the float32 graph ${files.describe(graph)}`,
     );
   }
   return {

@@ -20,3 +20,4 @@ export {
   quantizeTensor,
 } from '../model/quantized-tensor.js';
 export { quantizationPlan, type PlannedQuantization, type QuantizationPlan } from '../model/quantization-plan.js';
+export { bfloat16ToFloat32Bits, float16ToFloat32Bits, toBfloat16Bits, toFloat16Bits } from '../model/half-precision.js';

@@ -3,6 +3,11 @@ import { processWide } from '../process-wide.js';
 const PAGE_BYTES = 65_536;
 /** A 32-bit WebAssembly memory's most pages: 4 GiB. */
 const MAXIMUM_PAGES = 65_536;
+/**
+ * Bytes at the top of the memory the arena leaves to backend-tiny's scratch (the activations
+ * its kernels copy in), so that a full arena still runs: 512 MiB of the 4 GiB.
+ */
+const SCRATCH_RESERVE_BYTES = 512 * 2 ** 20;
 /** Bytes 0..15 hold the allocator's state; nothing is placed below. */
 const FIRST_ADDRESS = 16;
 
@@ -65,7 +70,7 @@ export function createWeightArena(): WeightArena | undefined {
     const address = Atomics.load(state, 0) * 16;
     const end = address + bytes;
     try {
-      if (end > MAXIMUM_PAGES * PAGE_BYTES) throw new RangeError('past 4 GiB');
+      if (end > MAXIMUM_PAGES * PAGE_BYTES - SCRATCH_RESERVE_BYTES) throw new RangeError('past the room for weights');
       if (memory.buffer.byteLength < end) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE_BYTES));
     } catch {
       // Full: every later tensor is the caller's own (so the arena's tensors stay in load order).

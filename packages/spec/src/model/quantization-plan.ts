@@ -20,7 +20,7 @@ export interface QuantizationPlan {
 }
 
 /**
- * The tensors a model holds as `dtype` (`q8` or `q4`; none for the float dtypes): every
+ * The tensors a model holds as `dtype` (`q8`, `q4`, `bf16`, `fp16`; none for `fp32`): every
  * projection of every layer, and the embedding table unless a head reads it. Norms and heads stay
  * float32 (they are small, and a PRM's score is read through its head). Under `q4` a matrix
  * whose rows are not whole blocks of 32 is held as q8. Loaders quantizing as they read and
@@ -28,7 +28,7 @@ export interface QuantizationPlan {
  */
 export function quantizationPlan(config: DecoderConfig, dtype: WeightDtypeV1): QuantizationPlan {
   const tensors = new Map<string, PlannedQuantization>();
-  if (dtype !== 'q8' && dtype !== 'q4') return { tensors, fellBackToQ8: [], embedding: false };
+  if (dtype === 'fp32') return { tensors, fellBackToQ8: [], embedding: false };
   const readByHeads = new Set<string>();
   for (const head of config.heads) {
     resolveHeadTensors(config, head, (name) => {

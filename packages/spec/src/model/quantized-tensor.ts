@@ -1,5 +1,7 @@
-/** The quantized formats a weight matrix is held in (`WeightDtypeV1`'s integer ones). */
-export type QuantizedFormatV1 = 'q8' | 'q4';
+import { bfloat16ToFloat32Bits, float16ToFloat32Bits, toBfloat16Bits, toFloat16Bits } from './half-precision.js';
+
+/** The formats a weight matrix is held in with fewer bits than float32: `WeightDtypeV1` but `fp32`. */
+export type QuantizedFormatV1 = 'q8' | 'q4' | 'bf16' | 'fp16';
 
 /** Weights per `q4` block: one float scale each, as GGUF's Q4_0 and onnxruntime's `MatMulNBits` (block_size 32) have it. */
 export const Q4_BLOCK = 32;
@@ -14,7 +16,11 @@ export const Q4_BLOCK = 32;
  *   `-8..7` stored as `q + 8` in 4 bits: 16 bytes per block, byte `j` holding weight `j` in its
  *   low nibble and weight `j + 16` in its high one (GGUF's Q4_0 layout). `columns` is a multiple of 32.
  *
- * Each weight is dequantized to the float32 `fround(scale · q)` exactly, whatever reads it.
+ * - `bf16`, `fp16`: each weight its nearest 16-bit float (round to nearest, ties to even), no
+ *   scales: 2 bytes per weight.
+ *
+ * Each weight is dequantized to the float32 `fround(scale · q)` (or the 16-bit float's exact
+ * float32 value) exactly, whatever reads it.
  * Loaders make these as they read a folder (`dtype` of `loadDecoderFiles`) and backends that
  * hold the dtype (`BackendRegistration.dtypes`) take them as they are (`DecoderModel.quantized`).
  */
@@ -24,29 +30,32 @@ export interface QuantizedTensorV1 {
   readonly columns: number;
   /** The whole region: what is uploaded or shared. */
   readonly bytes: Uint8Array;
-  /** `rows` scales (q8) or `rows · columns / 32` (q4), row-major. */
+  /** `rows` scales (q8) or `rows · columns / 32` (q4), row-major; none for bf16 and fp16. */
   readonly scales: Float32Array;
-  /** The integers: `Int8Array` for q8, packed nibbles (`Uint8Array`) for q4. */
-  readonly data: Int8Array | Uint8Array;
+  /** The integers: `Int8Array` for q8, packed nibbles (`Uint8Array`) for q4, the 16-bit floats' bits (`Uint16Array`) for bf16 and fp16. */
+  readonly data: Int8Array | Uint8Array | Uint16Array;
   /** Byte offset of `data` within `bytes`. */
   readonly dataOffset: number;
 }
 
 /** Whether a `[rows, columns]` matrix can be held as `format` (q4 needs whole blocks of 32). */
 export function quantizable(format: QuantizedFormatV1, columns: number): boolean {
-  return format === 'q8' || columns % Q4_BLOCK === 0;
+  return format !== 'q4' || columns % Q4_BLOCK === 0;
 }
 
 const alignUp = (bytes: number) => Math.ceil(bytes / 16) * 16;
 
 function scaleCount(format: QuantizedFormatV1, rows: number, columns: number): number {
-  return format === 'q8' ? rows : (rows * columns) / Q4_BLOCK;
+  return format === 'q8' ? rows : format === 'q4' ? (rows * columns) / Q4_BLOCK : 0;
+}
+
+function dataBytesOf(format: QuantizedFormatV1, rows: number, columns: number): number {
+  return format === 'q8' ? rows * columns : format === 'q4' ? (rows * columns) / 2 : rows * columns * 2;
 }
 
 /** Bytes of the region a `[rows, columns]` matrix takes as `format` (a multiple of 16). */
 export function quantizedBytes(format: QuantizedFormatV1, rows: number, columns: number): number {
-  const dataBytes = format === 'q8' ? rows * columns : (rows * columns) / 2;
-  return alignUp(scaleCount(format, rows, columns) * 4) + alignUp(dataBytes);
+  return alignUp(scaleCount(format, rows, columns) * 4) + alignUp(dataBytesOf(format, rows, columns));
 }
 
 /** The matrix over a region laid out as `quantizedBytes` says (`byteOffset` 16-byte aligned): views, no copy. */
@@ -61,14 +70,19 @@ export function quantizedTensorIn(bytes: Uint8Array, format: QuantizedFormatV1, 
   const { buffer, byteOffset } = bytes;
   const scales = scaleCount(format, rows, columns);
   const dataOffset = alignUp(scales * 4);
-  const dataBytes = format === 'q8' ? rows * columns : (rows * columns) / 2;
+  const dataBytes = dataBytesOf(format, rows, columns);
   return {
     format,
     rows,
     columns,
     bytes,
     scales: new Float32Array(buffer, byteOffset, scales),
-    data: format === 'q8' ? new Int8Array(buffer, byteOffset + dataOffset, dataBytes) : new Uint8Array(buffer, byteOffset + dataOffset, dataBytes),
+    data:
+      format === 'q8'
+        ? new Int8Array(buffer, byteOffset + dataOffset, dataBytes)
+        : format === 'q4'
+          ? new Uint8Array(buffer, byteOffset + dataOffset, dataBytes)
+          : new Uint16Array(buffer, byteOffset + dataOffset, dataBytes / 2),
     dataOffset,
   };
 }
@@ -81,6 +95,17 @@ export function quantizedTensorIn(bytes: Uint8Array, format: QuantizedFormatV1, 
 export function quantizeInto(target: QuantizedTensorV1, source: Float32Array): void {
   const { format, rows, columns, scales, data } = target;
   if (source.length !== rows * columns) throw new RangeError(`expected ${rows * columns} weights, got ${source.length}`);
+  if (format === 'bf16' || format === 'fp16') {
+    const narrow = format === 'bf16' ? toBfloat16Bits : toFloat16Bits;
+    for (let index = 0; index < source.length; index++) {
+      const bits = narrow(source[index]!);
+      if ((bits & 0x7fff) >= (format === 'bf16' ? 0x7f80 : 0x7c00)) {
+        throw new RangeError(`weight ${index} is ${source[index]}: it is not a finite ${format} value${format === 'fp16' ? " (fp16's largest is 65504)" : ''}`);
+      }
+      data[index] = bits;
+    }
+    return;
+  }
   const group = format === 'q8' ? columns : Q4_BLOCK;
   const range = format === 'q8' ? 127 : 7;
   for (let start = 0, block = 0; start < source.length; start += group, block++) {
@@ -118,6 +143,12 @@ export function quantizeTensor(source: Float32Array, format: QuantizedFormatV1, 
 /** Writes rows `first..first + count` of `matrix`, dequantized, into `target` from `targetOffset` (`count · columns` floats). */
 export function dequantizeRows(matrix: QuantizedTensorV1, first: number, count: number, target: Float32Array, targetOffset = 0): void {
   const { format, columns, scales, data } = matrix;
+  if (format === 'bf16' || format === 'fp16') {
+    const widen = format === 'bf16' ? bfloat16ToFloat32Bits : float16ToFloat32Bits;
+    const bits = new Uint32Array(target.buffer, target.byteOffset + targetOffset * 4, count * columns);
+    for (let index = 0, from = first * columns; index < count * columns; index++, from++) bits[index] = widen(data[from]!);
+    return;
+  }
   if (format === 'q8') {
     for (let row = first; row < first + count; row++) {
       const scale = scales[row]!;

@@ -107,6 +107,13 @@ export class CodeEmitter {
   f32Store(): this {
     return this.emit(0x38, 2, 0);
   }
+  /** Loads 16 bits, zero-extended to i32. */
+  i32Load16U(): this {
+    return this.emit(0x2f, 1, 0);
+  }
+  i32Store(): this {
+    return this.emit(0x36, 2, 0);
+  }
   /** Loads one signed byte, sign-extended to i32. */
   i32Load8S(): this {
     return this.emit(0x2c, 0, 0);
@@ -203,6 +210,9 @@ export class CodeEmitter {
   f32x4Splat(): this {
     return this.#simd(0x13);
   }
+  i32x4Splat(): this {
+    return this.#simd(0x11);
+  }
   i8x16Splat(): this {
     return this.#simd(0x0f);
   }
@@ -229,6 +239,24 @@ export class CodeEmitter {
   }
   i32x4ExtendHighI16x8S(): this {
     return this.#simd(0xa8);
+  }
+  /** The low (or high) 4 unsigned 16-bit lanes, widened to 32-bit lanes. */
+  i32x4ExtendLowI16x8U(): this {
+    return this.#simd(0xa9);
+  }
+  i32x4ExtendHighI16x8U(): this {
+    return this.#simd(0xaa);
+  }
+  /** Lane-wise `a > b` (signed): all ones where true. */
+  i32x4GtS(): this {
+    return this.#simd(0x3b);
+  }
+  v128Or(): this {
+    return this.#simd(0x50);
+  }
+  /** Pops `a`, `b`, `mask`: `(a & mask) | (b & ~mask)`. */
+  v128Bitselect(): this {
+    return this.#simd(0x52);
   }
   f32x4ConvertI32x4S(): this {
     return this.#simd(0xfa);

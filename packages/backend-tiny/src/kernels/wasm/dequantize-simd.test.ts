@@ -4,6 +4,7 @@ import type { QuantizedFormatV1 } from '@reward-lens/spec';
 import { dequantizeRows, quantizeTensor } from '@reward-lens/spec/internal';
 import { scalarKernels } from '../kernel-set.js';
 import { linear } from '../linear.js';
+import { compiledKernelModule, type KernelModuleExports } from './kernel-module.js';
 import { createWasmSimdKernels } from './wasm-simd-kernels.js';
 
 function randomArray(length: number, seed: number, scale = 1): Float32Array {
@@ -33,6 +34,10 @@ describe('products over quantized weights', () => {
     ['q8', 7, 300, 1100],
     ['q4', 5, 64, 13],
     ['q4', 3, 320, 900],
+    ['bf16', 5, 37, 11],
+    ['bf16', 4, 300, 1100],
+    ['fp16', 3, 45, 19],
+    ['fp16', 2, 256, 700],
   ];
 
   for (const [format, rows, inDim, outDim] of shapes) {
@@ -63,6 +68,26 @@ describe('products over quantized weights', () => {
       expect(bitsOf(actual)).toEqual(bitsOf(expected));
     });
   }
+
+  it('widen every bf16 and fp16 pattern to the bits the TypeScript dequantization gives (subnormals, infinities, NaN payloads)', () => {
+    const compiled = compiledKernelModule();
+    if (!('module' in compiled)) throw new Error(compiled.unavailable);
+    const memory = new WebAssembly.Memory({ initial: 8 });
+    const kernels = new WebAssembly.Instance(compiled.module, { env: { memory } }).exports as unknown as KernelModuleExports;
+    for (const format of ['bf16', 'fp16'] as const) {
+      const matrix = quantizeTensor(new Float32Array(65536), format, 256, 256);
+      const patterns = matrix.data as Uint16Array;
+      for (let bits = 0; bits < 65536; bits++) patterns[bits] = bits;
+      const expected = new Float32Array(65536);
+      dequantizeRows(matrix, 0, 256, expected);
+      // The patterns at 16, the floats after them; 65,533 of them so that the scalar tail runs too.
+      new Uint16Array(memory.buffer, 16, 65536).set(patterns);
+      const out = 16 + 2 * 65536;
+      const count = 65533;
+      kernels[format === 'bf16' ? 'dequantizeBf16' : 'dequantizeFp16'](out, 16, count);
+      expect([...new Uint32Array(memory.buffer, out, count)]).toEqual([...new Uint32Array(expected.buffer, 0, count)]);
+    }
+  });
 
   it('a row gives the same bits alone as among others', () => {
     const kernels = createWasmSimdKernels();

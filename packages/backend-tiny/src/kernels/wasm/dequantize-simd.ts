@@ -10,13 +10,88 @@ const { i32, f32, v128 } = valueType;
  *
  * - `dequantizeQ8(out, data, scales, rows, columns)`: `rows` rows of signed bytes, one scale each;
  * - `dequantizeQ4(out, data, scales, blocks)`: `blocks` consecutive blocks of 32 weights (16
- *   bytes, weight `j` in byte `j`'s low nibble and `j + 16` in its high one, stored `q + 8`).
+ *   bytes, weight `j` in byte `j`'s low nibble and `j + 16` in its high one, stored `q + 8`);
+ * - `dequantizeBf16(out, data, count)` and `dequantizeFp16(out, data, count)`: `count` 16-bit
+ *   floats widened exactly (fp16's subnormals by the float multiply that scales them, infinities
+ *   and NaN by a mask).
  *
  * Addresses are in bytes; `out` receives row-major float32.
  */
 export function addDequantize(builder: WasmModuleBuilder): void {
   builder.addFunction('dequantizeQ8', [i32, i32, i32, i32, i32], [], emitDequantizeQ8);
   builder.addFunction('dequantizeQ4', [i32, i32, i32, i32], [], emitDequantizeQ4);
+  builder.addFunction('dequantizeBf16', [i32, i32, i32], [], (code) => emitWiden16(code, 'bf16'));
+  builder.addFunction('dequantizeFp16', [i32, i32, i32], [], (code) => emitWiden16(code, 'fp16'));
+}
+
+/**
+ * 16-bit floats to float32, 8 at a time, then one at a time (the same arithmetic in a splatted
+ * vector, lane 0 kept). bf16: the bits shifted to the top half. fp16: `(h & 0x7fff) << 13` is a
+ * float32 with the half's exponent field and mantissa; times 2^112 it is the half's value, for
+ * normals and subnormals alike; an all-ones exponent (infinity, NaN) takes float32's instead;
+ * then the sign.
+ */
+function emitWiden16(code: CodeEmitter, format: 'bf16' | 'fp16'): void {
+  const [out, data, count] = [0, 1, 2];
+  const index = code.addLocal(i32);
+  const vectorEnd = code.addLocal(i32);
+  const halves = code.addLocal(v128);
+  const lanes = code.addLocal(v128);
+  const magnitude = code.addLocal(v128);
+  // Leaves the float32 bits of the four 16-bit values in `lanes` (zero-extended) on the stack.
+  const widen = () => {
+    if (format === 'bf16') {
+      code.localGet(lanes).i32Const(16).i32x4Shl();
+      return;
+    }
+    code.localGet(lanes).i32x4Const(0x7fff).v128And().localSet(magnitude);
+    // bitselect(special, scaled, mask): the special spelling where the exponent is all ones.
+    code
+      .localGet(magnitude)
+      .i32Const(13)
+      .i32x4Shl()
+      .i32x4Const(0x7f800000 | 0)
+      .v128Or();
+    code
+      .localGet(magnitude)
+      .i32Const(13)
+      .i32x4Shl()
+      .f32x4Const(2 ** 112)
+      .f32x4Mul();
+    code.localGet(magnitude).i32x4Const(0x7bff).i32x4GtS();
+    code.v128Bitselect();
+    code.localGet(lanes).i32x4Const(0x8000).v128And().i32Const(16).i32x4Shl().v128Or();
+  };
+  code.localGet(count).i32Const(~7).i32And().localSet(vectorEnd);
+  code.while(
+    () => code.localGet(index).localGet(vectorEnd).i32LtU(),
+    () => {
+      code.localGet(data).localGet(index).i32Const(1).i32Shl().i32Add().v128Load().localSet(halves);
+      for (const [part, offset] of [
+        ['low', 0],
+        ['high', 16],
+      ] as const) {
+        code.localGet(halves);
+        if (part === 'low') code.i32x4ExtendLowI16x8U();
+        else code.i32x4ExtendHighI16x8U();
+        code.localSet(lanes);
+        code.localGet(out).localGet(index).i32Const(2).i32Shl().i32Add();
+        widen();
+        code.v128Store(offset);
+      }
+      code.addTo(index, 8);
+    },
+  );
+  code.while(
+    () => code.localGet(index).localGet(count).i32LtU(),
+    () => {
+      code.localGet(data).localGet(index).i32Const(1).i32Shl().i32Add().i32Load16U().i32x4Splat().localSet(lanes);
+      code.localGet(out).localGet(index).i32Const(2).i32Shl().i32Add();
+      widen();
+      code.f32x4ExtractLane(0).f32Store();
+      code.addTo(index, 1);
+    },
+  );
 }
 
 /** Stores the 16 signed bytes of `bytes` as 16 floats `scale · q` at `out + offset`. */

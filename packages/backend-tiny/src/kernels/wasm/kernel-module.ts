@@ -26,6 +26,8 @@ export interface KernelModuleExports {
   ): void;
   dequantizeQ8(out: number, data: number, scales: number, rows: number, columns: number): void;
   dequantizeQ4(out: number, data: number, scales: number, blocks: number): void;
+  dequantizeBf16(out: number, data: number, count: number): void;
+  dequantizeFp16(out: number, data: number, count: number): void;
   softmaxRows(scores: number, rows: number, rowStride: number, firstVisible: number, scale: number): void;
   attendValues(out: number, p: number, v: number, rows: number, firstVisible: number, pStride: number, vStride: number, outStride: number, width: number): void;
   gatedSilu(gate: number, up: number, count: number): void;

@@ -55,6 +55,8 @@ export function sharedWasmMemoryAvailable(): boolean {
 export class WasmHeap {
   readonly memory: WebAssembly.Memory;
   readonly shared: boolean;
+  /** The most bytes the memory can grow to: its cap, or the engine's 4 GiB. */
+  readonly maximumBytes: number;
   #floats: Float32Array;
   #state: Int32Array;
   readonly #resident = new Map<ResidentArray, number>();
@@ -71,9 +73,11 @@ export class WasmHeap {
     if ('memory' in options) {
       this.memory = options.memory;
       this.shared = true;
+      this.maximumBytes = MAXIMUM_WASM_PAGES * PAGE_BYTES;
     } else {
       const { maximumBytes } = options;
       const maximum = maximumBytes === undefined ? undefined : Math.max(1, Math.min(MAXIMUM_WASM_PAGES, Math.floor(maximumBytes / PAGE_BYTES)));
+      this.maximumBytes = (maximum ?? MAXIMUM_WASM_PAGES) * PAGE_BYTES;
       this.shared = options.shared === true;
       this.memory = this.shared
         ? new WebAssembly.Memory({ initial: 1, maximum: maximum ?? MAXIMUM_WASM_PAGES, shared: true })
@@ -100,6 +104,11 @@ export class WasmHeap {
     const address = Atomics.add(this.#currentState(), 0, units) * 16;
     this.#reserve(address + units * 16);
     return address;
+  }
+
+  /** Bytes allocated so far (the allocator's next free address). */
+  get allocatedBytes(): number {
+    return Atomics.load(this.#currentState(), 0) * 16;
   }
 
   /** Copies `array` in once; later calls with the same array (by identity) are no-ops. */

@@ -32,25 +32,67 @@ export async function wasmSimdUnavailableReasonAsync(): Promise<string | null> {
  */
 /** The WebAssembly SIMD set, with its heap: where a weight store places the weights (backend-internal). */
 export interface WasmSimdKernelSet extends KernelSet {
+  /** The first memory's heap: every product's scratch but those over weights in a further memory. */
   readonly heap: WasmHeap;
+  /** Every memory's heap, the first first: weights past one memory's 4 GiB go to further ones. */
+  readonly heaps: readonly WasmHeap[];
+  /**
+   * A further memory (of the first's kind and cap) with the kernel module instantiated over it,
+   * for weights past the others': a product over a weight resident there runs there.
+   */
+  addMemory(): WasmHeap;
+  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
+  prepareQuantized(matrix: QuantizedTensorV1): void;
+  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
+  prepareQuantized(matrix: QuantizedTensorV1): void;
+  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
+  prepareQuantized(matrix: QuantizedTensorV1): void;
   /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
   prepareQuantized(matrix: QuantizedTensorV1): void;
   matmulQuantized(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
 }
 
+/** One memory's heap and the kernel module instantiated over it. */
+interface MemoryKernels {
+  heap: WasmHeap;
+  kernels: KernelModuleExports;
+}
+
 class WasmSimdKernels implements WasmSimdKernelSet {
   readonly name = 'wasm-simd';
+  readonly #memories: MemoryKernels[];
+  readonly #module: WebAssembly.Module;
+  readonly #newHeap: () => WasmHeap;
   readonly #heap: WasmHeap;
   readonly #kernels: KernelModuleExports;
 
-  /** `instance` is the kernel module instantiated over `heap.memory`. */
-  constructor(heap: WasmHeap, instance: WebAssembly.Instance) {
-    this.#heap = heap;
-    this.#kernels = instance.exports as unknown as KernelModuleExports;
+  /** `memories[i]`: a heap and the module instantiated over it; `newHeap` makes the heap of a further memory. */
+  constructor(memories: readonly MemoryKernels[], module: WebAssembly.Module, newHeap: () => WasmHeap) {
+    this.#module = module;
+    this.#newHeap = newHeap;
+    this.#memories = [...memories];
+    this.#heap = this.#memories[0]!.heap;
+    this.#kernels = this.#memories[0]!.kernels;
   }
 
   get heap(): WasmHeap {
     return this.#heap;
+  }
+
+  get heaps(): readonly WasmHeap[] {
+    return this.#memories.map((memory) => memory.heap);
+  }
+
+  addMemory(): WasmHeap {
+    const heap = this.#newHeap();
+    this.#memories.push(instantiateOver(this.#module, heap));
+    return heap;
+  }
+
+  /** The memory a resident weight lies in (the first when it lies in none: it is then copied into scratch). */
+  #memoryOf(weight: Float32Array | Uint8Array): MemoryKernels {
+    if (this.#memories.length === 1) return this.#memories[0]!;
+    return this.#memories.find((memory) => memory.heap.residentAddress(weight) !== undefined) ?? this.#memories[0]!;
   }
 
   prepareWeights(weights: Float32Array): void {
@@ -63,9 +105,10 @@ class WasmSimdKernels implements WasmSimdKernelSet {
 
   matmulTransposed(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
     if (rows === 0 || outDim === 0) return;
-    const heap = this.#heap;
+    const { heap, kernels } = this.#memoryOf(w);
     // Resident weights are read where they are; anything else is copied into scratch.
     const operands = this.#locate(
+      heap,
       [
         [x, rows * inDim],
         [w, outDim * inDim],
@@ -74,7 +117,7 @@ class WasmSimdKernels implements WasmSimdKernelSet {
       rows * outDim,
     );
     const [xAddress, wAddress, biasAddress, outAddress] = operands;
-    this.#kernels.matmul(
+    kernels.matmul(
       outAddress!,
       xAddress!,
       wAddress!,
@@ -98,10 +141,11 @@ class WasmSimdKernels implements WasmSimdKernelSet {
    */
   matmulQuantized(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
     if (rows === 0 || outDim === 0) return;
-    const heap = this.#heap;
+    const { heap, kernels } = this.#memoryOf(w.bytes);
     const blockRows = Math.min(outDim, matmulColumnBlock(inDim));
     const resident = heap.residentAddress(w.bytes);
     const [xAddress, biasAddress, outAddress, blockAddress, copiedAddress] = this.#locate(
+      heap,
       [
         [x, rows * inDim],
         [bias, outDim],
@@ -115,12 +159,13 @@ class WasmSimdKernels implements WasmSimdKernelSet {
     const rowBlock = matmulRowBlock(inDim);
     for (let first = 0; first < outDim; first += blockRows) {
       const count = Math.min(blockRows, outDim - first);
-      if (w.format === 'q8') this.#kernels.dequantizeQ8(blockAddress, data + first * inDim, base + first * 4, count, inDim);
-      else {
+      if (w.format === 'q8') kernels.dequantizeQ8(blockAddress, data + first * inDim, base + first * 4, count, inDim);
+      else if (w.format === 'q4') {
         const blocksPerRow = inDim / 32;
-        this.#kernels.dequantizeQ4(blockAddress, data + first * blocksPerRow * 16, base + first * blocksPerRow * 4, count * blocksPerRow);
-      }
-      this.#kernels.matmul(
+        kernels.dequantizeQ4(blockAddress, data + first * blocksPerRow * 16, base + first * blocksPerRow * 4, count * blocksPerRow);
+      } else if (w.format === 'bf16') kernels.dequantizeBf16(blockAddress, data + first * inDim * 2, count * inDim);
+      else kernels.dequantizeFp16(blockAddress, data + first * inDim * 2, count * inDim);
+      kernels.matmul(
         outAddress + first * 4,
         xAddress,
         blockAddress,
@@ -147,8 +192,12 @@ class WasmSimdKernels implements WasmSimdKernelSet {
    * Addresses of each operand (0 for an absent one; a resident array where it is; others copied
    * into scratch), then of an output of `outputFloats` in scratch.
    */
-  #locate(operands: readonly [array: Float32Array | undefined, length: number][], outputFloats: number, extraFloats: readonly number[] = []): number[] {
-    const heap = this.#heap;
+  #locate(
+    heap: WasmHeap,
+    operands: readonly [array: Float32Array | undefined, length: number][],
+    outputFloats: number,
+    extraFloats: readonly number[] = [],
+  ): number[] {
     const sizes: number[] = [];
     const copied: [index: number, array: Float32Array, length: number][] = [];
     const addresses = operands.map(([array, length], index) => {
@@ -196,6 +245,7 @@ class WasmSimdKernels implements WasmSimdKernelSet {
     }
     const heap = this.#heap;
     const [aAddress, bAddress, outAddress] = this.#locate(
+      heap,
       [
         [a, rows * depth],
         [b, depth * columns],
@@ -301,8 +351,7 @@ export interface WasmSimdKernelOptions {
  */
 export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): WasmSimdKernelSet {
   const module = moduleOrThrow(compiledKernelModule(memoryKind(options)));
-  const heap = heapFor(options);
-  return new WasmSimdKernels(heap, new WebAssembly.Instance(module, importsOver(heap)));
+  return new WasmSimdKernels([instantiateOver(module, heapFor(options))], module, furtherHeaps(options));
 }
 
 /**
@@ -312,17 +361,23 @@ export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): Wasm
 export async function createWasmSimdKernelsAsync(options: WasmSimdKernelOptions = {}): Promise<WasmSimdKernelSet> {
   const module = moduleOrThrow(await compiledKernelModuleAsync(memoryKind(options)));
   const heap = heapFor(options);
-  return new WasmSimdKernels(heap, await WebAssembly.instantiate(module, importsOver(heap)));
+  const instance = await WebAssembly.instantiate(module, importsOver(heap));
+  return new WasmSimdKernels([{ heap, kernels: instance.exports as unknown as KernelModuleExports }], module, furtherHeaps(options));
 }
 
 /**
- * Another thread's kernel set over a shared memory a set made with `shared: true` laid out:
- * `module` is the shared-memory kernel module (`WebAssembly.Module`s pass between threads),
- * and the weights are adopted where they are (`heap.adopt`), never copied.
+ * Another thread's kernel set over the shared memories a set made with `shared: true` laid out
+ * (its `heaps`, in order): `module` is the shared-memory kernel module (`WebAssembly.Module`s pass
+ * between threads), and the weights are adopted where they are (`heap.adopt`), never copied.
  */
-export function wasmSimdKernelsOver(memory: WebAssembly.Memory, module: WebAssembly.Module): WasmSimdKernelSet {
-  const heap = new WasmHeap({ memory });
-  return new WasmSimdKernels(heap, new WebAssembly.Instance(module, importsOver(heap)));
+export function wasmSimdKernelsOver(memories: readonly WebAssembly.Memory[], module: WebAssembly.Module): WasmSimdKernelSet {
+  return new WasmSimdKernels(
+    memories.map((memory) => instantiateOver(module, new WasmHeap({ memory }))),
+    module,
+    () => {
+      throw new Error("another thread's kernel set takes the memories its weights are in; it adds none");
+    },
+  );
 }
 
 /** The shared-memory kernel module, for `wasmSimdKernelsOver` on other threads, or why there is none. */
@@ -331,6 +386,9 @@ export function sharedKernelModule(): { module: WebAssembly.Module } | { unavail
 }
 
 const memoryKind = (options: WasmSimdKernelOptions) => (options.shared || options.memory ? 'shared' : 'unshared');
+
+/** Further memories are shared (weights go to them only from a shared first one) and capped as the first was. */
+const furtherHeaps = (options: WasmSimdKernelOptions) => () => new WasmHeap({ maximumBytes: options.maximumBytes, shared: true });
 
 const heapFor = (options: WasmSimdKernelOptions) =>
   options.memory ? new WasmHeap({ memory: options.memory }) : new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
@@ -341,3 +399,8 @@ function moduleOrThrow(compiled: { module: WebAssembly.Module } | { unavailable:
 }
 
 const importsOver = (heap: WasmHeap): WebAssembly.Imports => ({ env: { memory: heap.memory } });
+
+const instantiateOver = (module: WebAssembly.Module, heap: WasmHeap): MemoryKernels => ({
+  heap,
+  kernels: new WebAssembly.Instance(module, importsOver(heap)).exports as unknown as KernelModuleExports,
+});
