@@ -9,6 +9,7 @@ import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createOnnxNodeBackend } from '../src/index.js';
 import { benchDecoderConfig } from '@reward-lens/bench-harness';
 import { machineLine } from './bench-support.js';
+import { compareDtypes } from './dtype-memory.js';
 import { forwardThroughput } from './forward-throughput.js';
 import { headReads } from './head-reads.js';
 import { prefixCache } from './prefix-cache.js';
@@ -37,5 +38,7 @@ await prefixCache([
 
 await onnx.dispose();
 await tiny.dispose();
+
+await compareDtypes();
 
 await headReads();

@@ -132,8 +132,8 @@ export async function createTinyBackendAsync(model: DecoderModel, options: TinyB
 
 /**
  * A shared memory wherever the platform has one: the weights are then held once (and can go to
- * workers). When the loader read every tensor into one weight arena, that memory is the set's:
- * the weights are run where they lie, never copied.
+ * workers). When the loader read tensors into a weight arena, that memory is the set's first:
+ * the weights in it are run where they lie, never copied.
  */
 function wasmOptionsFor(
   threads: ThreadSetting,
@@ -142,10 +142,14 @@ function wasmOptionsFor(
   quantizing: ReadonlyMap<string, unknown>,
 ): WasmSimdKernelOptions {
   const arrays = [...model.tensors.values(), ...[...(model.quantized?.values() ?? [])].map((tensor) => tensor.bytes)];
-  const memories = new Set(arrays.map((array) => arenaPlacement(array)?.memory));
-  const [arena] = memories;
-  // Float32 weights still to be quantized are not run from the arena (it would be held for nothing).
-  if (memories.size === 1 && arena !== undefined && quantizing.size === 0) return { shared: true, memory: arena as WebAssembly.Memory }; // an arena's memory is a shared WebAssembly.Memory
+  // In load order: the arena's memories in the order it filled them.
+  const memories = [...new Set(arrays.map((array) => arenaPlacement(array)?.memory).filter((memory) => memory !== undefined))];
+  // The arena's memories are the set's first ones, their tensors run where they lie; tensors
+  // past them (a loader that could not grow the arena) are copied in beside them or into further
+  // memories. Float32 weights still to be quantized are not run from them (they would be held for nothing).
+  if (memories.length > 0 && quantizing.size === 0) {
+    return { shared: true, memories: memories as WebAssembly.Memory[], maximumBytes: options.maximumWasmBytes }; // an arena's memories are shared WebAssembly.Memory objects
+  }
   return { shared: threads.threads > 1 || sharedWasmMemoryAvailable(), maximumBytes: options.maximumWasmBytes };
 }
 

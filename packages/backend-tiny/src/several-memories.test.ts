@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTinyBackend } from './create-tiny-backend.js';
+import { createWeightArena } from '@reward-lens/spec/internal';
+import { createTinyBackend, createTinyBackendAsync } from './create-tiny-backend.js';
 import { batchRequest, range } from '../test/support/requests.js';
 import { testModel, tokenIds } from '../test/support/test-models.js';
 
@@ -39,4 +40,37 @@ describe('weights past one WebAssembly memory', () => {
       }
     });
   }
+});
+
+describe('weights in a weight arena over several memories', () => {
+  const model = testModel(15, { maxPositions: 128, hiddenSize: 128, intermediateSize: 384, numLayers: 4 });
+
+  it.each([1, 2])('are run where they lie in every memory on %i thread(s): no copy, the same bits as one memory', async (threads) => {
+    // 1 MiB of weights per memory: the 3.7 MB model spans four.
+    const arena = createWeightArena({ roomBytes: 2 ** 20 })!;
+    const tensors = new Map<string, Float32Array>();
+    for (const [name, tensor] of model.tensors) {
+      const view = arena.allocate(tensor.length)!;
+      view.set(tensor);
+      tensors.set(name, view);
+    }
+    expect(arena.memories.length).toBeGreaterThanOrEqual(3);
+    const sizes = arena.memories.map((memory) => memory.buffer.byteLength);
+    const whole = createTinyBackend(model, { threads });
+    const adopted = await createTinyBackendAsync({ config: model.config, tensors }, { threads, sliceTokens: 1 });
+    try {
+      expect(adopted.info.description).toContain(`weights in ${arena.memories.length} WebAssembly memories`);
+      const expected = await whole.doForward(request);
+      expect(bitsOf((await adopted.doForward(request)).reads.flatMap((read) => read.values))).toEqual(bitsOf(expected.reads.flatMap((read) => read.values)));
+      // Run where they lie: a change to a tensor in the last memory shows; no memory grew by more than scratch.
+      tensors.get('model.layers.3.mlp.down_proj.weight')!.fill(0);
+      expect(bitsOf((await adopted.doForward(request)).reads.flatMap((read) => read.values))).not.toEqual(
+        bitsOf(expected.reads.flatMap((read) => read.values)),
+      );
+      arena.memories.forEach((memory, index) => expect(memory.buffer.byteLength - sizes[index]!).toBeLessThan(2 ** 20));
+    } finally {
+      await whole.dispose();
+      await adopted.dispose();
+    }
+  });
 });

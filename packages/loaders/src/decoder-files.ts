@@ -26,10 +26,10 @@ export interface DecoderFilesOptions extends DecoderConfigFromHfOptions {
    */
   allocate?: TensorAllocator;
   /**
-   * Hold the weights as this dtype: under `'q8'` or `'q4'` the matrices `quantizationPlan` names
-   * are quantized as they are read, one at a time through a float32 scratch tensor, into
-   * `model.quantized` (so loading peaks at the held weights plus the largest tensor, never the
-   * float32 model). Default `'fp32'`: every tensor float32. For backends that hold the dtype.
+   * Hold the weights as this dtype: other than `'fp32'` (the default), the matrices
+   * `quantizationPlan` names are rounded (`bf16`, `fp16`) or quantized (`q8`, `q4`) as they are
+   * read, a piece of rows at a time, into `model.quantized`: loading peaks at the held weights
+   * plus one chunk, never a float32 tensor. For backends that hold the dtype.
    */
   dtype?: WeightDtypeV1;
   /** Where each quantized tensor's bytes go (default: a buffer of its own): a weight arena's `allocateBytes`. */
@@ -79,7 +79,6 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
     checkLayerCount(config.numLayers, opened, configPath);
     const expected = expectedTensorShapes(config);
     const plan = quantizationPlan(config, options.dtype ?? 'fp32').tensors;
-    const scratch = new QuantizationScratch();
     const skipped: string[] = [];
     const sources: TensorSource[] = [];
     for (const { name: fileName, file } of opened) {
@@ -101,7 +100,6 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
         const entry = file.entries.get(name)!;
         const planned = plan.get(decoderTensorName(name, expected)!);
         if (planned) {
-          const values = await file.read(name, (count) => scratch.floats(count));
           const region = options.allocateBytes?.(quantizedBytes(planned.format, planned.rows, planned.columns));
           const tensor = quantizedTensorIn(
             region ?? new Uint8Array(quantizedBytes(planned.format, planned.rows, planned.columns)),
@@ -109,14 +107,17 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
             planned.rows,
             planned.columns,
           );
-          try {
-            quantizeInto(tensor, values);
-          } catch (error) {
-            throw new ModelLoadError(`tensor "${name}" cannot be quantized to ${planned.format}: ${error instanceof Error ? error.message : String(error)}`, {
-              file: file.path,
-              cause: error,
-            });
-          }
+          // A piece of rows at a time: the tensor is never held whole in float32.
+          await file.readRows(name, planned.columns, (values, firstRow) => {
+            try {
+              quantizeInto(tensor, values, firstRow);
+            } catch (error) {
+              throw new ModelLoadError(`tensor "${name}" cannot be held as ${planned.format}: ${error instanceof Error ? error.message : String(error)}`, {
+                file: file.path,
+                cause: error,
+              });
+            }
+          });
           quantized.set(name, { shape: entry.shape, tensor });
         } else {
           tensors.set(name, { dtype: entry.dtype, shape: entry.shape, data: await file.read(name, options.allocate) });
@@ -131,16 +132,6 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
     return { model: collected.model, ...tokenizer, notes: [...notes, ...collected.notes] };
   } finally {
     await Promise.all(opened.map(({ file }) => file.close()));
-  }
-}
-
-/** One float32 tensor's room, reused for every tensor quantized as it is read (grown to the largest). */
-class QuantizationScratch {
-  #buffer = new Float32Array(0);
-
-  floats(count: number): Float32Array {
-    if (this.#buffer.length < count) this.#buffer = new Float32Array(count);
-    return this.#buffer.subarray(0, count);
   }
 }
 

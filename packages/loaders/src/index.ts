@@ -21,5 +21,5 @@ export { readExactly, readJsonFile, readWholeFile, requireEntry, type ModelFile,
 export { modelFilesFromEntries, type ModelFileContents } from './in-memory-model-files.js';
 export { loadDecoderFiles, type DecoderFilesOptions, type DecoderFolder, type LoadProgress } from './decoder-files.js';
 export { readSafetensorsFrom, type TensorAllocator } from './safetensors-reader.js';
-export { chooseOnnxGraph } from './onnx-graph-choice.js';
+export { chooseOnnxGraph, chooseOnnxGraphOf, onnxGraphFileName, onnxReadPositionsFileName, type ChosenOnnxGraph } from './onnx-graph-choice.js';
 export { readTokenizerFiles, type TokenizerFiles } from './tokenizer-files.js';

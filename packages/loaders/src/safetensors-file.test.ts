@@ -51,6 +51,32 @@ describe('openSafetensorsFile', () => {
     }
   });
 
+  it('reads each dtype a piece of whole rows at a time, the pieces together bit for bit the tensor, for any chunk size', async () => {
+    const bytes = mixedFile();
+    const path = join(root, 'rows.safetensors');
+    await writeFile(path, bytes);
+    const reference = parseSafetensors(bytes, path);
+    const rowLengths: Record<string, number> = { 'a.f16': 7, 'b.bf16': 7, 'c.f32': 19 };
+    for (const chunkBytes of [7, 64, 1000, 16 * 2 ** 20]) {
+      const file = await openSafetensorsFile(path, { chunkBytes });
+      for (const [name, tensor] of reference) {
+        const rowLength = rowLengths[name]!;
+        const gathered = new Float32Array(tensor.data.length);
+        let expectedRow = 0;
+        await file.readRows(name, rowLength, (values, firstRow) => {
+          expect(firstRow).toBe(expectedRow);
+          expect(values.length % rowLength).toBe(0);
+          new Uint8Array(gathered.buffer, firstRow * rowLength * 4, values.byteLength).set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+          expectedRow += values.length / rowLength;
+        });
+        expect(expectedRow * rowLength).toBe(tensor.data.length);
+        expect(Buffer.from(gathered.buffer).equals(Buffer.from(tensor.data.buffer)), `${name} with ${chunkBytes}-byte chunks`).toBe(true);
+      }
+      await expect(file.readRows('c.f32', 10, () => {})).rejects.toThrow(/is not rows of 10/);
+      await file.close();
+    }
+  });
+
   it('reads each dtype into the arrays an allocator gives (views at offsets of one buffer), bit for bit, and refuses a wrong length', async () => {
     const bytes = mixedFile();
     const path = join(root, 'allocated.safetensors');

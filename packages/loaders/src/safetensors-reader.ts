@@ -25,6 +25,13 @@ export interface SafetensorsFile {
    * array when given (a weight arena a backend takes the tensors from) or a new one.
    */
   read(name: string, allocate?: TensorAllocator): Promise<Float32Array>;
+  /**
+   * Reads one tensor a piece of whole rows (`rowLength` values each) at a time, widened to
+   * float32 into one reused buffer of about a chunk: `each(values, firstRow)` sees every piece in
+   * order and must not keep `values`. A tensor is thus reduced (quantized) without ever being
+   * held whole in float32.
+   */
+  readRows(name: string, rowLength: number, each: (values: Float32Array, firstRow: number) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +61,12 @@ export async function readSafetensorsFrom(file: ModelFile, options: { chunkBytes
         if (!entry) throw new ModelLoadError(`has no tensor "${name}"`, { file: path });
         return readTensor(file, entry, dataStart, chunk, allocate);
       },
+      async readRows(name, rowLength, each) {
+        if (closed) throw new Error(`${path} is closed`);
+        const entry = header.entries.get(name);
+        if (!entry) throw new ModelLoadError(`has no tensor "${name}"`, { file: path });
+        await readTensorRows(file, entry, dataStart, chunk, rowLength, each);
+      },
       async close() {
         if (closed) return;
         closed = true;
@@ -63,6 +76,32 @@ export async function readSafetensorsFrom(file: ModelFile, options: { chunkBytes
   } catch (error) {
     await file.close();
     throw error;
+  }
+}
+
+async function readTensorRows(
+  file: ModelFile,
+  entry: SafetensorsEntry,
+  dataStart: number,
+  chunkBytes: number,
+  rowLength: number,
+  each: (values: Float32Array, firstRow: number) => void,
+): Promise<void> {
+  const width = bytesPerElement[entry.dtype];
+  const [begin, end] = entry.dataOffsets;
+  const count = (end - begin) / width;
+  if (rowLength <= 0 || count % rowLength !== 0) throw new RangeError(`a tensor of ${count} values is not rows of ${rowLength}`);
+  const rowsPerPiece = Math.max(1, Math.floor(chunkBytes / (rowLength * 4)));
+  const values = new Float32Array(Math.min(count, rowsPerPiece * rowLength));
+  const bytes = new Uint8Array(values.length * width);
+  for (let row = 0; row < count / rowLength; row += rowsPerPiece) {
+    const elements = Math.min(rowsPerPiece, count / rowLength - row) * rowLength;
+    const piece = await readExactly(file, dataStart + begin + row * rowLength * width, elements * width, bytes.subarray(0, elements * width));
+    if (entry.dtype === 'F16') widenFloat16Into(values, 0, piece, 0, elements);
+    else if (entry.dtype === 'BF16') widenBfloat16Into(values, 0, piece, 0, elements);
+    else if (platformIsLittleEndian) new Uint8Array(values.buffer, 0, elements * 4).set(piece);
+    else values.set(readFloat32LittleEndian(piece, 0, elements));
+    each(values.subarray(0, elements), row);
   }
 }
 

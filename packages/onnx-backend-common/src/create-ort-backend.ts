@@ -1,4 +1,13 @@
-import { Capability, InvalidInputError, ModelLoadError, validateDecoderModel, type BackendV1, type Capabilities, type DecoderModel } from '@reward-lens/spec';
+import {
+  Capability,
+  InvalidInputError,
+  ModelLoadError,
+  validateDecoderModel,
+  type BackendV1,
+  type Capabilities,
+  type DecoderModel,
+  type WeightDtypeV1,
+} from '@reward-lens/spec';
 import { inspectGraphLayout, type GraphLayout, type ValueDescription } from './graph-layout.js';
 import { readoutWeightsOf } from './linear-readout.js';
 import { mergeConfigs, type OnnxModelConfig } from './onnx-model-config.js';
@@ -33,6 +42,8 @@ export interface OnnxBackendOptions {
   maxRunBytes?: number;
   /** How errors name the model (default: its path, or `<in-memory ONNX model>` for bytes). */
   file?: string;
+  /** How the graph holds its weights (`model_q4.onnx`, an in-memory export at q4): `info.weightDtype`, said in the notes. Default fp32. */
+  weightDtype?: WeightDtypeV1;
 }
 
 /** What a runtime package hands to `createOrtBackend`. */
@@ -70,7 +81,7 @@ export async function createOrtBackend<SessionOptions extends object>(
   settings: OrtBackendSettings<SessionOptions>,
 ): Promise<BackendV1> {
   const file = settings.file ?? (typeof model === 'string' ? model : IN_MEMORY);
-  if (settings.decoder) validateDecoderModel(settings.decoder, 'options.decoder');
+  if (settings.decoder) validateDecoderModel(settings.decoder, 'options.decoder', { quantized: true });
   const config = mergeConfigs(mergeConfigs(settings.configFromFile ?? {}, settings.decoder?.config), settings.config);
 
   let session: OrtSession;
@@ -107,7 +118,19 @@ export async function createOrtBackend<SessionOptions extends object>(
       attentionHeads,
       maxRunBytes,
     };
-    return new OrtBackend(settings.name, state, resolved.info, capabilities, layout.hasPresent);
+    const dtype = settings.weightDtype ?? 'fp32';
+    const info =
+      dtype === 'fp32'
+        ? resolved.info
+        : {
+            ...resolved.info,
+            weightDtype: dtype,
+            notes: [
+              ...(resolved.info.notes ?? []),
+              `backend "${settings.name}" runs a graph with ${dtype} projection weights (onnxruntime's MatMulNBits): scores differ from the fp32 model's`,
+            ],
+          };
+    return new OrtBackend(settings.name, state, info, capabilities, layout.hasPresent);
   } catch (error) {
     await session.release();
     throw error;

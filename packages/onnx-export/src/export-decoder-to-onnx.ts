@@ -1,4 +1,6 @@
-import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSpec } from '@reward-lens/spec';
+import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSpec, type QuantizedTensorV1 } from '@reward-lens/spec';
+import { quantizationPlan, quantizeTensor } from '@reward-lens/spec/internal';
+import { MICROSOFT_DOMAIN } from './decoder/matmul-nbits.js';
 import { attentionBiasNodes, rotaryInputNodes } from './decoder/attention-inputs.js';
 import { requireTensor, type DecoderGraphContext } from './decoder/decoder-graph-context.js';
 import { decoderLayerNodes } from './decoder/decoder-layer-nodes.js';
@@ -39,6 +41,13 @@ export interface OnnxExportOptions {
   readPositions?: boolean;
   /** The only opset written (and the one onnxruntime-web runs everywhere). */
   opset?: 17;
+  /**
+   * How the projection matrices are written (default `'fp32'`): `'q8'` or `'q4'` writes each as
+   * onnxruntime's `MatMulNBits` (8 or 4 bits, blocks of 32; quantized here from float32 tensors,
+   * or taken as they are from a model a loader quantized), which onnxruntime runs on CPU, WASM
+   * and WebGPU; the embedding table and the heads stay float32. Runs on onnxruntime only.
+   */
+  dtype?: 'fp32' | 'q8' | 'q4';
 }
 
 /** The ONNX IR version written: 8, what opset 17 needs and every onnxruntime since 1.14 reads. */
@@ -52,10 +61,11 @@ export const ONNX_OPSET = 17;
  */
 export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportOptions): OnnxTypes.IModelProto {
   try {
-    validateDecoderModel(model, 'the model to export');
+    validateDecoderModel(model, 'the model to export', { quantized: true });
   } catch (error) {
     throw new InvalidInputError((error as Error).message, { cause: error });
   }
+  const quantized = quantizedProjections(model, options.dtype ?? 'fp32');
   if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1)
     throw new InvalidInputError('ONNX raw tensor data is little-endian; exporting on a big-endian host is not supported');
   if (options.opset !== undefined && options.opset !== ONNX_OPSET)
@@ -66,7 +76,7 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
     throw new InvalidInputError('the graph would have no outputs: export at least one head or the hidden states');
 
   const builder = new GraphBuilder();
-  const context: DecoderGraphContext = { builder, config, tensors: model.tensors };
+  const context: DecoderGraphContext = { builder, config, tensors: model.tensors, quantized, held: model.quantized ?? new Map() };
   const { batch, sequence, past, total } = dynamicAxes;
   const kvShape = (length: string) => [batch, config.numKvHeads, length, config.headDim];
   builder.input(onnxInputNames.inputIds, DataType.INT64, [batch, sequence]);
@@ -130,7 +140,7 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
 
   return {
     irVersion: ONNX_IR_VERSION,
-    opsetImport: [{ domain: '', version: ONNX_OPSET }],
+    opsetImport: [{ domain: '', version: ONNX_OPSET }, ...(quantized.size > 0 ? [{ domain: MICROSOFT_DOMAIN, version: 1 }] : [])],
     producerName: 'reward-lens',
     producerVersion: '0.1.0',
     docString: `${config.architecture} decoder exported by @reward-lens/onnx-export`,
@@ -187,6 +197,45 @@ function gatherReadRows(builder: GraphBuilder, hidden: string, hiddenSize: numbe
   const rows = builder.node('Reshape', [hidden, builder.int64Constant([-1, hiddenSize])], { scope });
   // Indices [batch, reads] pick rows of [batch * sequence, hidden]: the result is [batch, reads, hidden].
   return builder.node('Gather', [rows, flatPositions], { scope, attributes: { axis: 0 } });
+}
+
+/**
+ * The projections written as `MatMulNBits`: under q8 or q4, those of `quantizationPlan` (the
+ * embedding table aside: Gather reads it in float32), quantized here unless the model holds them
+ * so already. A model holding tensors in another format (bf16, fp16) is refused.
+ */
+function quantizedProjections(model: DecoderModel, dtype: 'fp32' | 'q8' | 'q4'): Map<string, QuantizedTensorV1> {
+  // The standard graph and the read-positions graph of one export share one quantization.
+  const cached = quantizedByModel.get(model)?.get(dtype);
+  if (cached) return cached;
+  const result = quantizeProjections(model, dtype);
+  if (!quantizedByModel.has(model)) quantizedByModel.set(model, new Map());
+  quantizedByModel.get(model)!.set(dtype, result);
+  return result;
+}
+
+const quantizedByModel = new WeakMap<DecoderModel, Map<string, Map<string, QuantizedTensorV1>>>();
+
+function quantizeProjections(model: DecoderModel, dtype: 'fp32' | 'q8' | 'q4'): Map<string, QuantizedTensorV1> {
+  const given = model.quantized ?? new Map<string, QuantizedTensorV1>();
+  for (const [name, tensor] of given) {
+    if (tensor.format !== 'q8' && tensor.format !== 'q4') {
+      throw new InvalidInputError(
+        `tensor "${name}" is held as ${tensor.format}; the export writes float32, q8 and q4 weights (load the model with dtype 'fp32', 'q8' or 'q4')`,
+      );
+    }
+  }
+  const quantized = new Map([...given].filter(([name]) => name !== 'model.embed_tokens.weight'));
+  if (dtype === 'fp32') {
+    if (quantized.size > 0)
+      throw new InvalidInputError(`the model holds ${quantized.size} tensors quantized: export it with dtype 'q8' or 'q4', or load it with dtype 'fp32'`);
+    return quantized;
+  }
+  for (const [name, { format, rows, columns }] of quantizationPlan(model.config, dtype).tensors) {
+    if (name === 'model.embed_tokens.weight' || quantized.has(name)) continue;
+    quantized.set(name, quantizeTensor(model.tensors.get(name)!, format, rows, columns));
+  }
+  return quantized;
 }
 
 function selectHeads(heads: readonly HeadSpec[], names: readonly string[] | undefined): HeadSpec[] {

@@ -21,6 +21,12 @@ export interface ExportModelFolderOptions {
   layout?: 'hub' | 'flat';
   /** See `writeOnnxModelFolder`; default true. */
   readPositionsGraph?: boolean;
+  /**
+   * `'q8'` or `'q4'`: the projections are quantized as the folder is read and written as
+   * `MatMulNBits` (`onnx/model_quantized.onnx`, `onnx/model_q4.onnx`, the hub's names); the
+   * float32 model is never held. Default `'fp32'`.
+   */
+  dtype?: 'fp32' | 'q8' | 'q4';
 }
 
 export interface ExportModelFolderResult extends OnnxModelFolderResult {
@@ -76,13 +82,18 @@ async function sourceGenerationConfig(inFolder: string, present: Set<string>): P
  * await exportModelFolder('models/prm', 'models/prm-onnx', { heads: [{ name: 'lm', kind: 'lm' }] });
  */
 export async function exportModelFolder(inFolder: string, outFolder: string, options: ExportModelFolderOptions): Promise<ExportModelFolderResult> {
-  const { model, notes } = await loadDecoderFolder(inFolder, { heads: options.heads });
+  const dtype = options.dtype ?? 'fp32';
+  const { model, notes } = await loadDecoderFolder(inFolder, { heads: options.heads, ...(dtype !== 'fp32' ? { dtype } : {}) });
   const present = new Set(await readdir(inFolder));
   const generationConfig = await sourceGenerationConfig(inFolder, present);
   const result = await writeOnnxModelFolder(outFolder, {
     model,
     hfConfig: await sourceIdentity(inFolder),
-    onnx: { withPast: options.withPast ?? true, hiddenStates: options.hiddenStates ?? present.has('step-detector.json') },
+    onnx: {
+      withPast: options.withPast ?? true,
+      hiddenStates: options.hiddenStates ?? present.has('step-detector.json'),
+      ...(dtype !== 'fp32' ? { dtype } : {}),
+    },
     ...(options.externalDataThresholdBytes !== undefined ? { externalDataThresholdBytes: options.externalDataThresholdBytes } : {}),
     ...(options.layout !== undefined ? { layout: options.layout } : {}),
     ...(options.readPositionsGraph !== undefined ? { readPositionsGraph: options.readPositionsGraph } : {}),

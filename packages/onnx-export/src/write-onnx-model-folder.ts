@@ -1,7 +1,7 @@
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DecoderModel, HeadSpec } from '@reward-lens/spec';
-import { decoderConfigToHf, type DecoderConfigToHfOptions } from '@reward-lens/loaders';
+import { decoderConfigToHf, onnxGraphFileName, onnxReadPositionsFileName, type DecoderConfigToHfOptions } from '@reward-lens/loaders';
 import { assertFitsOneMessage, buildDecoderModelProto, type OnnxExportOptions } from './export-decoder-to-onnx.js';
 import { initializerByteLength, layOutExternalData, pointToExternalData } from './external-data.js';
 import { decodeModelProto, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
@@ -73,32 +73,37 @@ export async function writeOnnxModelFolder(folder: string, contents: OnnxModelFo
   const threshold = contents.externalDataThresholdBytes ?? DEFAULT_EXTERNAL_DATA_THRESHOLD_BYTES;
   const externalData = initializerByteLength(proto) > threshold;
   const graphFolder = contents.layout === 'flat' ? '' : `${ONNX_SUBFOLDER}/`;
+  // A quantized graph takes the hub's name for its dtype (model_q4.onnx, model_quantized.onnx), as transformers.js looks for it.
+  const dtype = fromOptions ? ((contents.onnx as OnnxExportOptions).dtype ?? 'fp32') : 'fp32';
+  const modelFile = onnxGraphFileName(dtype);
+  const dataFile = dtype === 'fp32' ? ONNX_DATA_FILE : `${modelFile}_data`;
+  const readFile = onnxReadPositionsFileName(dtype);
   await mkdir(join(folder, graphFolder), { recursive: true });
-  const files = [`${graphFolder}${ONNX_MODEL_FILE}`];
+  const files = [`${graphFolder}${modelFile}`];
   const write = async (name: string, bytes: Uint8Array | string) => {
     await writeFile(join(folder, name), bytes);
     if (!files.includes(name)) files.push(name);
   };
   if (externalData) {
-    const layout = layOutExternalData(proto, ONNX_DATA_FILE, contents.externalTensorThresholdBytes);
-    await writeChunks(join(folder, graphFolder, ONNX_DATA_FILE), layout.chunks);
-    await write(`${graphFolder}${ONNX_MODEL_FILE}`, encodeModelProto(layout.proto));
-    files.push(`${graphFolder}${ONNX_DATA_FILE}`);
-    if (readProto)
-      await write(`${graphFolder}${ONNX_READ_POSITIONS_FILE}`, encodeModelProto(pointToExternalData(readProto, ONNX_DATA_FILE, layout.placements)));
+    const layout = layOutExternalData(proto, dataFile, contents.externalTensorThresholdBytes);
+    await writeChunks(join(folder, graphFolder, dataFile), layout.chunks);
+    await write(`${graphFolder}${modelFile}`, encodeModelProto(layout.proto));
+    files.push(`${graphFolder}${dataFile}`);
+    if (readProto) await write(`${graphFolder}${readFile}`, encodeModelProto(pointToExternalData(readProto, dataFile, layout.placements)));
   } else {
     // A stale data file from an earlier, larger export must not sit beside a self-contained model.
     assertFitsOneMessage(proto);
-    await rm(join(folder, graphFolder, ONNX_DATA_FILE), { force: true });
-    await write(`${graphFolder}${ONNX_MODEL_FILE}`, encodeModelProto(proto));
-    if (readProto) await write(`${graphFolder}${ONNX_READ_POSITIONS_FILE}`, encodeModelProto(readProto));
+    await rm(join(folder, graphFolder, dataFile), { force: true });
+    await write(`${graphFolder}${modelFile}`, encodeModelProto(proto));
+    if (readProto) await write(`${graphFolder}${readFile}`, encodeModelProto(readProto));
   }
-  if (!readProto) await rm(join(folder, graphFolder, ONNX_READ_POSITIONS_FILE), { force: true });
+  if (!readProto) await rm(join(folder, graphFolder, readFile), { force: true });
 
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const rewardLens = {
     ...rewardLensBlock(contents.model, proto),
-    ...(readProto ? { onnx_read_positions_graph: `${graphFolder}${ONNX_READ_POSITIONS_FILE}` } : {}),
+    ...(readProto ? { onnx_read_positions_graph: `${graphFolder}${readFile}` } : {}),
+    ...(dtype !== 'fp32' ? { onnx_dtype: dtype } : {}),
   };
   const hfConfig: Record<string, unknown> = { ...decoderConfigToHf(contents.model.config, contents.hfConfig), reward_lens: rewardLens };
   // transformers.js loads model.onnx_data only when the config says the weights are external.

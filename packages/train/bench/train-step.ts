@@ -1,12 +1,12 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { benchDecoderConfig, formatRatio, median, secondsAsync, sideBySide, threadCounts } from '@reward-lens/bench-harness';
+import { benchDecoderConfig, formatRatio, median, secondsAsync, sideBySide, threadCounts, ensureTorch } from '@reward-lens/bench-harness';
 import { defineDecoderConfig, recipePresets, type BackendV1 } from '@reward-lens/core';
 import type { TrainingExample } from '../src/data/training-example.js';
 import { batchLoss, batchRequest } from '../src/loss/batch-loss.js';
 import { initializeDecoder } from '../src/model/initialize-decoder.js';
 import { AdamW, clipGradientNorm } from '../src/optim/adamw.js';
 import { TrainingRandom } from '../src/random.js';
-import { ensureTorch, TorchSide } from './torch-side.js';
+import { TorchSide } from './torch-side.js';
 
 const recipe = recipePresets['trl-token-classification']!;
 /** The bench model of every backend (hidden 256, 4 layers, 8 heads, intermediate 688) with the PRM head trained here. */

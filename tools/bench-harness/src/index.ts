@@ -3,3 +3,4 @@ export { describeMachine } from './machine.js';
 export { threadCounts } from './thread-counts.js';
 export { useBundledTinyWorker } from './tiny-worker-bundle.js';
 export { formatRatio, median, seconds, secondsAsync, sideBySide, type SideBySide } from './timing.js';
+export { debianPython, ensureTorch, torchEnvironment } from './torch.js';

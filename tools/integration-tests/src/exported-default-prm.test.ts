@@ -27,11 +27,14 @@ const defaultModelFolder = join(dirname(createRequire(import.meta.url).resolve('
 
 let root: string;
 let exported: string;
+let exportedQ4: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'reward-lens-exported-default-'));
   exported = join(root, 'default-onnx');
+  exportedQ4 = join(root, 'default-onnx-q4');
   const heads = (await loadDefaultPrm({ calibrated: false })).recipe.heads;
   await exportModelFolder(defaultModelFolder, exported, { heads });
+  await exportModelFolder(defaultModelFolder, exportedQ4, { heads, dtype: 'q4' });
 });
 // The float64 oracle (core's reference decoder, written apart from every backend), for the folder's weights.
 const removeOracle = registerBackend({
@@ -77,6 +80,32 @@ describe('the default PRM exported to ONNX', () => {
     } finally {
       await reference.dispose();
       await onnx.dispose();
+    }
+  });
+
+  it('exported at q4 (MatMulNBits, onnx/model_q4.onnx) scores on onnx-node as backend-tiny does at q4, from the folder and from the weights in memory', async () => {
+    expect(await readdir(join(exportedQ4, 'onnx'))).toEqual(expect.arrayContaining(['model_q4.onnx', 'model_read_positions_q4.onnx']));
+    const tiny = await loadDefaultPrm({ backend: 'tiny', dtype: 'q4' });
+    // Without a dtype the folder's only graph, the q4 one its config names, is run; with one, it must match.
+    const fromFolder = await ProcessRM.fromPretrained(exportedQ4, { recipe: defaultModelRecipe, backend: 'onnx-node' });
+    const named = await ProcessRM.fromPretrained(exportedQ4, { recipe: defaultModelRecipe, dtype: 'q4' });
+    // The safetensors folder at q4 on onnx-node: quantized as read, exported in memory.
+    const inMemory = await ProcessRM.fromPretrained(defaultModelFolder, { recipe: defaultModelRecipe, backend: 'onnx-node', dtype: 'q4' });
+    try {
+      const expected = await tiny.stepScores([{ problem, steps }]);
+      expect(expected.value.curves[0]![2]!).toBeLessThan(0.5);
+      for (const prm of [fromFolder, named, inMemory]) {
+        expect(prm.backend.name).toBe('onnx-node');
+        expect(prm.source.weightDtype).toBe('q4');
+        const actual = await prm.stepScores([{ problem, steps }]);
+        expect(actual.notes.join('\n')).toMatch(/q4 projection weights \(onnxruntime's MatMulNBits\)/);
+        Array.from(actual.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(expected.value.curves[0]![index]!, 3));
+      }
+      await expect(ProcessRM.fromPretrained(exportedQ4, { recipe: defaultModelRecipe, dtype: 'q8' })).rejects.toThrow(
+        /no q8 graph \(onnx\/model_quantized\.onnx\) and no safetensors weights|the graph holds q4 weights, not q8/,
+      );
+    } finally {
+      await Promise.all([tiny, fromFolder, named, inMemory].map((prm) => prm.dispose()));
     }
   });
 });

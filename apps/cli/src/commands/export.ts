@@ -15,7 +15,7 @@ import { writeText } from '../write-text.js';
 
 const exportUsage = `Usage:
   reward-lens export onnx <model-folder> <out-folder> [--recipe <name>] [--no-past]
-                          [--hidden-states] [--force]
+                          [--hidden-states] [--dtype fp32|q8|q4] [--force]
 
 Exports a Hugging Face decoder folder (config.json, model.safetensors, tokenizer.json) as an
 ONNX model folder in the Hugging Face hub layout, which transformers.js loads too:
@@ -37,6 +37,9 @@ Options:
                       cache (score reads it; generate needs the cache)
   --hidden-states     add the hidden_states.{0..layers} outputs (activations, linear readouts);
                       on by default when the folder has a step-detector.json
+  --dtype <type>      fp32 (default), or q8 / q4: the projections quantized as they are read
+                      and written as onnxruntime's MatMulNBits, in onnx/model_quantized.onnx
+                      (q8) or onnx/model_q4.onnx, the names transformers.js looks for
   --force             write into <out-folder> even when it already holds files (they are replaced)
   -h, --help          show this help
 
@@ -52,6 +55,7 @@ const exportOptions = {
   recipe: { type: 'string' },
   'no-past': { type: 'boolean' },
   'hidden-states': { type: 'boolean' },
+  dtype: { type: 'string' },
   force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -67,10 +71,14 @@ function parseExportCommandLine(args: readonly string[]) {
   if (values.recipe !== undefined && !recipeNames().includes(values.recipe)) {
     throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, exportUsage);
   }
+  if (values.dtype !== undefined && !['fp32', 'q8', 'q4'].includes(values.dtype)) {
+    throw new UsageError(`--dtype must be one of fp32, q8, q4, got ${JSON.stringify(values.dtype)}`, exportUsage);
+  }
   return {
     inFolder,
     outFolder,
     recipe: values.recipe,
+    dtype: (values.dtype ?? 'fp32') as 'fp32' | 'q8' | 'q4',
     withPast: values['no-past'] !== true,
     // Absent: the exporter's default (hidden states when the folder has a learned step detector).
     ...(values['hidden-states'] === true ? { hiddenStates: true } : {}),
@@ -101,6 +109,7 @@ export const exportCommand: Command = {
       heads: source.heads,
       withPast: settings.withPast,
       ...(settings.hiddenStates ? { hiddenStates: true } : {}),
+      ...(settings.dtype !== 'fp32' ? { dtype: settings.dtype } : {}),
     });
     await writeText(streams.stdout, await exportReport(settings.outFolder, result, source.headsFrom, outputWidth(streams.stdout)));
     return exitCodes.success;

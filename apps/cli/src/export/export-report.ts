@@ -16,6 +16,7 @@ interface ExportedConfig {
     onnx_heads?: { name: string; kind: string; numLabels?: number; output?: string }[];
     onnx_with_past?: boolean;
     onnx_hidden_states?: boolean;
+    onnx_dtype?: string;
   };
 }
 
@@ -36,15 +37,21 @@ function graphSummary(config: ExportedConfig): { inputs: string; outputs: string
 
 function describeFile(path: string, config: ExportedConfig, result: ExportModelFolderResult): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  if (name === ONNX_MODEL_FILE) {
-    const graph = `ONNX opset ${ONNX_OPSET} graph, heads at every position (transformers.js, Optimum tools)`;
-    return result.externalData ? `${graph}, its weights in ${ONNX_DATA_FILE}` : `${graph}, with its weights`;
+  const dtype = config.reward_lens?.onnx_dtype;
+  // A quantized export names its files after its dtype (model_q4.onnx, model_q4.onnx_data).
+  const suffix = (file: string) => (dtype === undefined ? file : file.replace('.onnx', `_${dtype === 'q8' ? 'quantized' : dtype}.onnx`));
+  const [modelFile, readFile] = [suffix(ONNX_MODEL_FILE), suffix(ONNX_READ_POSITIONS_FILE)];
+  const dataFile = dtype === undefined ? ONNX_DATA_FILE : `${modelFile}_data`;
+  const weights = dtype === undefined ? '' : `, projections as ${dtype} (MatMulNBits, onnxruntime only)`;
+  if (name === modelFile) {
+    const graph = `ONNX opset ${ONNX_OPSET} graph, heads at every position (transformers.js, Optimum tools)${weights}`;
+    return result.externalData ? `${graph}, its weights in ${dataFile}` : `${graph}, with its weights`;
   }
-  if (name === ONNX_READ_POSITIONS_FILE) {
-    const graph = 'the same graph with heads computed only at read_positions.* (what reward-lens runs)';
-    return result.externalData ? `${graph}, its weights in ${ONNX_DATA_FILE}` : `${graph}, with its weights`;
+  if (name === readFile) {
+    const graph = `the same graph with heads computed only at read_positions.* (what reward-lens runs)${weights}`;
+    return result.externalData ? `${graph}, its weights in ${dataFile}` : `${graph}, with its weights`;
   }
-  if (name === ONNX_DATA_FILE) return 'the weights';
+  if (name === dataFile) return 'the weights';
   if (name === 'generation_config.json') return 'BOS and EOS: where generation stops';
   if (name === 'config.json') {
     return (

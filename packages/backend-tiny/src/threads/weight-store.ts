@@ -85,8 +85,8 @@ export function scratchReserve(heap: WasmHeap): number {
 }
 
 /**
- * Declares every tensor resident in the kernels' (shared) memories: a tensor already in the
- * first (read there by the loader, see `createWeightArena`) is adopted where it lies, any other
+ * Declares every tensor resident in the kernels' (shared) memories: a tensor already in one of
+ * them (read there by the loader, see `createWeightArena`) is adopted where it lies, any other
  * is copied in once; a planned matrix is quantized straight into one. A memory takes weights up
  * to its cap less the scratch it keeps (`scratchReserve`); the rest go to further memories
  * (`addMemory`), so a model is not bounded by one memory's 4 GiB. Throws `WasmMemoryLimitError`
@@ -104,14 +104,17 @@ export function storeInWasmHeap(kernels: WasmSimdKernelSet, model: DecoderModel,
     }
     return { heap, address: heap.allocate(bytes) };
   };
-  const first = kernels.heap;
+  // A tensor a loader read into a weight arena lies in one of the set's memories: adopted there.
+  const heapOf = (placement: { memory: unknown } | undefined) =>
+    placement === undefined ? undefined : kernels.heaps.find((heap) => heap.memory === placement.memory);
   const stored = storeWith(
     model,
     plan,
     (source) => {
       const inArena = arenaPlacement(source);
-      if (inArena?.memory === first.memory) {
-        first.adopt(source, inArena.address);
+      const home = heapOf(inArena);
+      if (home) {
+        home.adopt(source, inArena!.address);
         return source;
       }
       const { heap, address } = allocate(source.byteLength);
@@ -129,8 +132,9 @@ export function storeInWasmHeap(kernels: WasmSimdKernelSet, model: DecoderModel,
     },
     (given) => {
       const inArena = arenaPlacement(given.bytes);
-      if (inArena?.memory === first.memory) {
-        first.adopt(given.bytes, inArena.address);
+      const home = heapOf(inArena);
+      if (home) {
+        home.adopt(given.bytes, inArena!.address);
         return given;
       }
       const { heap, address } = allocate(given.bytes.byteLength);

@@ -12,7 +12,7 @@ export interface LanguageModel {
   dispose(): Promise<void>;
 }
 
-export type LanguageModelOptions = Pick<PretrainedOptions, 'backend' | 'backendSettings' | 'threads' | 'slidingWindow'>;
+export type LanguageModelOptions = Pick<PretrainedOptions, 'backend' | 'backendSettings' | 'threads' | 'slidingWindow' | 'dtype'>;
 
 /** A folder read as a plain causal LM: its LM head only (named `lm`), whatever PRM heads it also has. */
 const causalLmReading: ReadingRecipe = {

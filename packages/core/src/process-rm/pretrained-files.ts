@@ -3,6 +3,7 @@ import { createWeightArena } from '@reward-lens/spec/internal';
 
 import {
   chooseOnnxGraph,
+  chooseOnnxGraphOf,
   loadDecoderFiles,
   readJsonFile,
   readTokenizerFiles,
@@ -65,17 +66,26 @@ export async function readPretrainedFiles(
   const stepDetector = await readStepDetector(files, entries);
   const detectorFields = stepDetector ? { stepDetector } : {};
   const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
-  const graph = await chooseOnnxGraph(files);
+  // The graph of the asked dtype (`onnx/model_q4.onnx` for q4), as transformers.js picks it; under a reduced dtype without one, the weights are reduced as they are read.
+  const chosen = await chooseOnnxGraphOf(files, choice.dtype);
+  const graph = chosen?.name;
   const hasWeights = entries.some((entry) => weightFiles.includes(entry));
   const quantized = choice.dtype !== undefined && choice.dtype !== 'fp32';
-  if (graph !== undefined && !((choice.preferWeights || quantized) && hasWeights)) {
+  const floatGraph = quantized && graph === undefined ? await chooseOnnxGraph(files) : undefined;
+  if (quantized && graph === undefined && !hasWeights && floatGraph !== undefined) {
+    throw new ModelLoadError(
+      `the folder has no ${choice.dtype} graph (onnx/model${choice.dtype === 'q8' ? '_quantized' : `_${choice.dtype}`}.onnx) and no safetensors weights to make one from: only ${files.describe(floatGraph)}, float32 (load it with dtype 'fp32', or export it with reward-lens export onnx --dtype ${choice.dtype})`,
+      { file: files.location },
+    );
+  }
+  if (graph !== undefined && !(choice.preferWeights && hasWeights)) {
     const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
     if (!entries.includes('tokenizer.json')) {
       throw new ModelLoadError(`tokenizer.json is missing beside ${files.describe(graph)} (the folder holds: ${entries.join(', ')})`, { file: files.location });
     }
     const { tokenizerJson, tokenizerConfig } = await readTokenizerFiles(files, entries);
     return {
-      source: await onnxSource(files, graph, entries, config),
+      source: await onnxSource(files, graph, entries, config, chosen!.dtype),
       tokenizerJson,
       tokenizerConfig,
       vocabSize: Number((config as { vocab_size?: unknown }).vocab_size),
@@ -101,10 +111,10 @@ export async function readPretrainedFiles(
     ...(arena ? { allocate: (count: number) => arena.allocate(count), allocateBytes: (bytes: number) => arena.allocateBytes(bytes) } : {}),
   });
   if (graph !== undefined) {
+    loaded.notes.unshift(`backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`);
+  } else if (floatGraph !== undefined) {
     loaded.notes.unshift(
-      choice.preferWeights
-        ? `backend "${choice.backend}" runs weights, not ONNX graphs: the safetensors weights are read, not ${files.describe(graph)}`
-        : `dtype ${choice.dtype} is made from the safetensors weights as they are read: they are read, not the float32 graph ${files.describe(graph)}`,
+      `dtype ${choice.dtype} is made from the safetensors weights as they are read: they are read, not the float32 graph ${files.describe(floatGraph)}`,
     );
   }
   return {
@@ -131,13 +141,14 @@ async function readStepDetector(files: ModelFiles, entries: readonly string[]): 
   }
 }
 
-async function onnxSource(files: ModelFiles, graph: string, entries: readonly string[], config: unknown): Promise<OnnxModelSource> {
+async function onnxSource(files: ModelFiles, graph: string, entries: readonly string[], config: unknown, dtype: WeightDtypeV1): Promise<OnnxModelSource> {
+  const held = dtype === 'fp32' ? {} : { weightDtype: dtype };
   const localPath = files.localPath?.(graph);
   if (localPath !== undefined) {
     // Opened before its path is handed on: a directory, a FIFO or a link loop in its place is a
     // ModelLoadError naming it, where onnxruntime would fail obscurely or block forever.
     await (await files.open(graph)).close();
-    return { kind: 'onnx', path: localPath, description: `the ONNX graph ${localPath}` };
+    return { kind: 'onnx', path: localPath, description: `the ONNX graph ${localPath}`, ...held };
   }
   const folder = graph.includes('/') ? graph.slice(0, graph.lastIndexOf('/') + 1) : '';
   const external = entries.find((entry) => entry.startsWith(folder) && !entry.slice(folder.length).includes('/') && externalDataFile.test(entry));
@@ -149,5 +160,5 @@ async function onnxSource(files: ModelFiles, graph: string, entries: readonly st
     );
   }
   const path = files.describe(graph);
-  return { kind: 'onnx', path, bytes: await readWholeFile(files, graph), configJson: JSON.stringify(config), description: `the ONNX graph ${path}` };
+  return { kind: 'onnx', path, bytes: await readWholeFile(files, graph), configJson: JSON.stringify(config), description: `the ONNX graph ${path}`, ...held };
 }

@@ -1,17 +1,28 @@
-import type { DecoderConfig } from '@reward-lens/spec';
+import type { DecoderConfig, QuantizedTensorV1 } from '@reward-lens/spec';
+import { dequantizeRows } from '@reward-lens/spec/internal';
 import type { GraphBuilder } from '../graph/graph-builder.js';
+import { matmulNBitsWeights, MICROSOFT_DOMAIN, NBITS_BLOCK } from './matmul-nbits.js';
 
 /** What every node-building function of the decoder graph needs. */
 export interface DecoderGraphContext {
   builder: GraphBuilder;
   config: DecoderConfig;
   tensors: ReadonlyMap<string, Float32Array>;
+  /** Projection matrices written quantized (`MatMulNBits`), by name; any other tensor is float32. */
+  quantized: ReadonlyMap<string, QuantizedTensorV1>;
+  /** Every tensor the model holds quantized (a loader's): those not written so are widened to float32. */
+  held: ReadonlyMap<string, QuantizedTensorV1>;
 }
 
+/** A float32 tensor: the model's own, or a quantized one widened (a table read by Gather, which has no quantized form here). */
 export function requireTensor(context: DecoderGraphContext, name: string): Float32Array {
   const tensor = context.tensors.get(name);
-  if (!tensor) throw new Error(`tensor "${name}" is missing after validation`);
-  return tensor;
+  if (tensor) return tensor;
+  const held = context.held.get(name);
+  if (!held) throw new Error(`tensor "${name}" is missing after validation`);
+  const widened = new Float32Array(held.rows * held.columns);
+  dequantizeRows(held, 0, held.rows, widened);
+  return widened;
 }
 
 /**
@@ -30,8 +41,10 @@ export function linearNodes(
   output?: string,
 ): string {
   const { builder } = context;
-  const weight = builder.sharedFloatInitializer(weightName, [shape.outFeatures, shape.inFeatures], () => requireTensor(context, weightName));
   const bias = biasName === undefined ? [] : [builder.sharedFloatInitializer(biasName, [shape.outFeatures], () => requireTensor(context, biasName))];
+  const quantized = context.quantized.get(weightName);
+  if (quantized) return quantizedLinearNodes(context, x, weightName, quantized, bias[0], shape, scope, output);
+  const weight = builder.sharedFloatInitializer(weightName, [shape.outFeatures, shape.inFeatures], () => requireTensor(context, weightName));
   // x's rows and its output shapes are built once per x: q, k and v (gate and up) read the same x.
   const seen = flattened(builder);
   let flat = seen.get(x);
@@ -50,6 +63,32 @@ export function linearNodes(
     flat.shapes.set(shape.outFeatures, outShape);
   }
   return builder.node('Reshape', [products, outShape], { scope, ...(output ? { output } : {}) });
+}
+
+/**
+ * `x · Wᵀ (+ b)` for a quantized weight: onnxruntime's `MatMulNBits` (`x` of any leading shape,
+ * `[..., K]` to `[..., N]`), float32 arithmetic over the dequantized weights (`accuracy_level` 1),
+ * then the bias added.
+ */
+function quantizedLinearNodes(
+  context: DecoderGraphContext,
+  x: string,
+  weightName: string,
+  tensor: QuantizedTensorV1,
+  bias: string | undefined,
+  shape: { inFeatures: number; outFeatures: number },
+  scope: string,
+  output: string | undefined,
+): string {
+  const { builder } = context;
+  const { bits, data, scales, blocks } = matmulNBitsWeights(tensor);
+  const weight = builder.uint8Initializer(`${weightName}.nbits`, [shape.outFeatures, blocks, (NBITS_BLOCK * bits) / 8], data);
+  const scale = builder.floatInitializer(`${weightName}.scales`, [shape.outFeatures * blocks], scales);
+  const attributes = { K: shape.inFeatures, N: shape.outFeatures, bits, block_size: NBITS_BLOCK, accuracy_level: 1 };
+  if (bias === undefined)
+    return builder.node('MatMulNBits', [x, weight, scale], { scope, attributes, domain: MICROSOFT_DOMAIN, ...(output ? { output } : {}) });
+  const products = builder.node('MatMulNBits', [x, weight, scale], { scope, attributes, domain: MICROSOFT_DOMAIN });
+  return builder.node('Add', [products, bias], { scope, ...(output ? { output } : {}) });
 }
 
 /** Per graph, each linear input's rows, leading dimensions and output shapes by width. */

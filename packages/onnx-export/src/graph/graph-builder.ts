@@ -37,7 +37,11 @@ export class GraphBuilder {
   }
 
   /** Adds a node with one output and returns that output's name. */
-  node(opType: string, inputs: readonly string[], options: { scope: string; attributes?: Record<string, AttributeValue>; output?: string }): string {
+  node(
+    opType: string,
+    inputs: readonly string[],
+    options: { scope: string; attributes?: Record<string, AttributeValue>; output?: string; domain?: string },
+  ): string {
     return this.nodeWithOutputs(opType, inputs, 1, options)[0]!;
   }
 
@@ -45,20 +49,25 @@ export class GraphBuilder {
     opType: string,
     inputs: readonly string[],
     outputCount: number,
-    options: { scope: string; attributes?: Record<string, AttributeValue>; output?: string },
+    options: { scope: string; attributes?: Record<string, AttributeValue>; output?: string; domain?: string },
   ): string[] {
     const nodeName = this.uniqueName(`${options.scope}/${opType}`);
     const outputs = Array.from({ length: outputCount }, (_, index) =>
       index === 0 && options.output !== undefined ? this.claim(options.output) : this.uniqueName(`${nodeName}_output_${index}`),
     );
     const attribute = Object.entries(options.attributes ?? {}).map(([name, value]) => attributeProto(name, value));
-    this.nodes.push({ name: nodeName, opType, input: [...inputs], output: outputs, attribute });
+    this.nodes.push({ name: nodeName, opType, input: [...inputs], output: outputs, attribute, ...(options.domain ? { domain: options.domain } : {}) });
     return outputs;
   }
 
   /** A float32 initializer; `data` is referenced, not copied, until the model is encoded. */
   floatInitializer(name: string, dims: readonly number[], data: Float32Array): string {
     return this.initializer(name, DataType.FLOAT, dims, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+
+  /** A uint8 initializer (a quantized weight's integers); `data` is referenced, not copied, until the model is encoded. */
+  uint8Initializer(name: string, dims: readonly number[], data: Uint8Array): string {
+    return this.initializer(name, DataType.UINT8, dims, data);
   }
 
   /**

@@ -13,7 +13,7 @@ const root = protobuf.Root.fromJSON(onnxSchema);
 const modelType = root.lookupType('onnx.ModelProto');
 
 /** TensorProto.DataType values used here. */
-export const DataType = { FLOAT: 1, INT64: 7, BOOL: 9 } as const;
+export const DataType = { FLOAT: 1, UINT8: 2, INT64: 7, BOOL: 9 } as const;
 
 /** AttributeProto.AttributeType values used here. */
 export const AttributeType = { FLOAT: 1, INT: 2, INTS: 7 } as const;

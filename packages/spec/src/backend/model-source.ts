@@ -1,3 +1,4 @@
+import type { WeightDtypeV1 } from './v1/backend-v1.js';
 import type { DecoderModel } from '../model/decoder-model.js';
 
 /**
@@ -30,6 +31,8 @@ export interface OnnxModelSource extends ModelSourceBase {
   readonly bytes?: Uint8Array;
   /** With `bytes`: the text of the model's `config.json` (there is no file beside `path` to look for). */
   readonly configJson?: string;
+  /** How the graph holds its weights (`model_q4.onnx`: q4); fp32 when absent. */
+  readonly weightDtype?: WeightDtypeV1;
 }
 
 /**

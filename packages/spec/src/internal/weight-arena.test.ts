@@ -25,9 +25,21 @@ describe('createWeightArena', () => {
     expect(arenaPlacement(new Float32Array(4))).toBeUndefined();
   });
 
-  it('gives undefined past 4 GiB, and for every tensor after, so that the caller allocates its own', () => {
+  it("gives undefined for a tensor past one memory's room (4 GiB less the scratch kept), and goes on with the next", () => {
     const arena = createWeightArena()!;
     expect(arena.allocate(2 ** 30 + 1)).toBeUndefined();
-    expect(arena.allocate(4)).toBeUndefined();
+    expect(arena.allocate(4)).toBeDefined();
+  });
+
+  it('puts a tensor that does not fit in the last memory in a new one (untouched pages cost no memory)', () => {
+    const arena = createWeightArena()!;
+    const sizes = [3 * 2 ** 27, 3 * 2 ** 27, 3 * 2 ** 27, 8]; // 1.5 GiB each: the third does not fit beside two
+    const views = sizes.map((length) => arena.allocate(length)!);
+    expect(arena.memories).toHaveLength(2);
+    expect(views.map((view) => arenaPlacement(view)!.memory)).toEqual([arena.memories[0], arena.memories[0], arena.memories[1], arena.memories[1]]);
+    // Each memory keeps its own allocator state, as a heap laid over it reads it.
+    expect(Atomics.load(new Int32Array(arena.memories[1]!.buffer, 0, 1), 0) * 16).toBe(views[3]!.byteOffset + 32);
+    views[3]!.fill(7);
+    expect(views[2]![0]).toBe(0);
   });
 });

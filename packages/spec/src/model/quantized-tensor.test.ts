@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dequantizeRows, Q4_BLOCK, quantizedBytes, quantizedTensorOver, quantizeTensor, type QuantizedFormatV1 } from './quantized-tensor.js';
+import { dequantizeRows, Q4_BLOCK, quantizedBytes, quantizedTensorOver, quantizeInto, quantizeTensor, type QuantizedFormatV1 } from './quantized-tensor.js';
 
 const weights = (length: number) => fc.array(fc.float({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true }), { minLength: length, maxLength: length });
 
@@ -65,6 +65,23 @@ describe('quantized tensors', () => {
       expect(data[j]! >> 4).toBe(stored(values[j + 16]!));
     }
     expect(data[0]! & 15).toBe(1); // -8 / (8/7) = -7
+  });
+
+  it('quantizing a piece of whole rows at a time gives the bytes of quantizing the tensor at once, for every format', () => {
+    const values = Float32Array.from({ length: 7 * 64 }, (_, index) => Math.sin(index * 0.37) * (1 + (index % 5)));
+    for (const format of ['q8', 'q4', 'bf16', 'fp16'] as const) {
+      const whole = quantizeTensor(values, format, 7, 64);
+      const pieces = quantizedTensorOver(new ArrayBuffer(quantizedBytes(format, 7, 64)), 0, format, 7, 64);
+      for (const [first, count] of [
+        [0, 3],
+        [3, 1],
+        [4, 3],
+      ] as const)
+        quantizeInto(pieces, values.subarray(first * 64, (first + count) * 64), first);
+      expect([...pieces.bytes]).toEqual([...whole.bytes]);
+    }
+    expect(() => quantizeInto(quantizeTensor(values, 'q8', 7, 64), values.subarray(0, 100), 0)).toThrow(/whole rows of 64 weights/);
+    expect(() => quantizeInto(quantizeTensor(values, 'q8', 7, 64), values.subarray(0, 128), 6)).toThrow(/within 7 rows from row 6/);
   });
 
   it('a row of zeros has scale 0 and comes back as zeros', () => {

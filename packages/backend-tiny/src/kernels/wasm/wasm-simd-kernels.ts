@@ -340,6 +340,8 @@ export interface WasmSimdKernelOptions {
    * a weight store adopts the weights already there instead of copying them. Implies `shared`.
    */
   memory?: WebAssembly.Memory | undefined;
+  /** Several such memories (a weight arena past one memory's room): the first is the set's first, the others its further memories. Implies `shared`. */
+  memories?: readonly WebAssembly.Memory[] | undefined;
 }
 
 /**
@@ -351,7 +353,8 @@ export interface WasmSimdKernelOptions {
  */
 export function createWasmSimdKernels(options: WasmSimdKernelOptions = {}): WasmSimdKernelSet {
   const module = moduleOrThrow(compiledKernelModule(memoryKind(options)));
-  return new WasmSimdKernels([instantiateOver(module, heapFor(options))], module, furtherHeaps(options));
+  const memories = [instantiateOver(module, heapFor(options)), ...adoptedHeaps(options).map((heap) => instantiateOver(module, heap))];
+  return new WasmSimdKernels(memories, module, furtherHeaps(options));
 }
 
 /**
@@ -362,7 +365,11 @@ export async function createWasmSimdKernelsAsync(options: WasmSimdKernelOptions 
   const module = moduleOrThrow(await compiledKernelModuleAsync(memoryKind(options)));
   const heap = heapFor(options);
   const instance = await WebAssembly.instantiate(module, importsOver(heap));
-  return new WasmSimdKernels([{ heap, kernels: instance.exports as unknown as KernelModuleExports }], module, furtherHeaps(options));
+  const memories = [
+    { heap, kernels: instance.exports as unknown as KernelModuleExports },
+    ...adoptedHeaps(options).map((adopted) => instantiateOver(module, adopted)),
+  ];
+  return new WasmSimdKernels(memories, module, furtherHeaps(options));
 }
 
 /**
@@ -385,13 +392,20 @@ export function sharedKernelModule(): { module: WebAssembly.Module } | { unavail
   return compiledKernelModule('shared');
 }
 
-const memoryKind = (options: WasmSimdKernelOptions) => (options.shared || options.memory ? 'shared' : 'unshared');
+const memoryKind = (options: WasmSimdKernelOptions) => (options.shared || options.memory || options.memories ? 'shared' : 'unshared');
+
+/** The heaps of the memories the options give (a weight arena's), after the first. */
+const adoptedHeaps = (options: WasmSimdKernelOptions) => (options.memories ?? []).slice(1).map((memory) => new WasmHeap({ memory }));
 
 /** Further memories are shared (weights go to them only from a shared first one) and capped as the first was. */
 const furtherHeaps = (options: WasmSimdKernelOptions) => () => new WasmHeap({ maximumBytes: options.maximumBytes, shared: true });
 
 const heapFor = (options: WasmSimdKernelOptions) =>
-  options.memory ? new WasmHeap({ memory: options.memory }) : new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
+  options.memories?.[0]
+    ? new WasmHeap({ memory: options.memories[0] })
+    : options.memory
+      ? new WasmHeap({ memory: options.memory })
+      : new WasmHeap({ maximumBytes: options.maximumBytes, shared: options.shared });
 
 function moduleOrThrow(compiled: { module: WebAssembly.Module } | { unavailable: string }): WebAssembly.Module {
   if ('unavailable' in compiled) throw new Error(`WebAssembly SIMD kernels unavailable: ${compiled.unavailable}`);
