@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchDecoderConfig } from '@reward-lens/bench-harness';
+import { benchDecoderConfig42M } from '@reward-lens/bench-harness';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { createRandomDecoder } from '@reward-lens/spec';
 
@@ -15,7 +15,7 @@ const probe = fileURLToPath(new URL('./dtype-probe.ts', import.meta.url));
  * against fp32's, and the value head's largest difference from fp32's (random weights).
  */
 export async function compareDtypes(): Promise<void> {
-  const model = createRandomDecoder({ seed: 1, config: benchDecoderConfig });
+  const model = createRandomDecoder({ seed: 1, config: benchDecoderConfig42M });
   const parameters = [...model.tensors.values()].reduce((sum, tensor) => sum + tensor.length, 0);
   const root = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-dtypes-'));
   const results: Record<string, { before: number; afterLoad: number; seconds: number; read: number[] }> = {};

@@ -5,20 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { benchDecoderConfig } from '@reward-lens/bench-harness';
+import { benchDecoderConfig42M } from '@reward-lens/bench-harness';
 import { createOnnxNodeBackend } from '../src/index.js';
 
 const { values } = parseArgs({ options: { graph: { type: 'string' } } });
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024;
 const before = rss();
-const backend = await createOnnxNodeBackend(values.graph!, { config: benchDecoderConfig, intraOpThreads: 1 });
+const backend = await createOnnxNodeBackend(values.graph!, { config: benchDecoderConfig42M, intraOpThreads: 1 });
 const afterLoad = rss();
 const rows = 8;
 const length = 256;
 const request = {
   batchSize: rows,
   sequenceLength: length,
-  inputIds: Int32Array.from({ length: rows * length }, (_, index) => (index * 7919) % benchDecoderConfig.vocabSize),
+  inputIds: Int32Array.from({ length: rows * length }, (_, index) => (index * 7919) % benchDecoderConfig42M.vocabSize),
   attentionMask: new Uint8Array(rows * length).fill(1),
   reads: [{ kind: 'head' as const, head: 'value', positions: Array.from({ length: rows }, () => [length - 1]) }],
 };

@@ -5,6 +5,7 @@ import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
 import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/spec';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { onnxWebBackendRegistration } from './index.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-web-'));
@@ -94,6 +95,38 @@ describe('onnxWebBackendRegistration in Node', () => {
       });
     } finally {
       unregister();
+    }
+  });
+
+  it.each(['q8', 'q4'] as const)('holds %s: decoder weights exported with MatMulNBits run on wasm, as backend-tiny runs them at that dtype', async (dtype) => {
+    const unregister = registerBackend(onnxWebBackendRegistration);
+    const tiny = createTinyBackend(model, { dtype, threads: 1 });
+    try {
+      const resolved = await resolveBackend(
+        'onnx-web',
+        { kind: 'decoder', model, description: 'seeded weights' },
+        { dtype, settings: { 'onnx-web': { numThreads: 1 } } },
+      );
+      const web = resolved.backend;
+      expect(web.info.weightDtype).toBe(dtype);
+      expect(resolved.notes.join('\n')).toContain(`runs a graph with ${dtype} projection weights (onnxruntime's MatMulNBits)`);
+      const ids = [5, 6, 7, 8, 9, 10, 11];
+      const request = {
+        batchSize: 1,
+        sequenceLength: ids.length,
+        inputIds: Int32Array.from(ids),
+        attentionMask: new Uint8Array(ids.length).fill(1),
+        reads: [{ kind: 'head' as const, head: 'value', positions: [ids.map((_, index) => index)] }],
+      };
+      const [actual, expected] = [(await web.doForward(request)).reads[0]!.values[0]!, (await tiny.doForward(request)).reads[0]!.values[0]!];
+      actual.forEach((value, index) => expect(Math.abs(value - expected[index]!)).toBeLessThan(1e-5));
+      await web.dispose();
+      await expect(resolveBackend('onnx-web', { kind: 'decoder', model, description: 'seeded weights' }, { dtype: 'bf16' })).rejects.toThrow(
+        /it does not hold weights as bf16 \(it holds fp32, q8, q4\)/,
+      );
+    } finally {
+      unregister();
+      await tiny.dispose();
     }
   });
 });

@@ -5,3 +5,4 @@ export { parseOnnxConfigJson, type OnnxHeadConfig, type OnnxModelConfig } from '
 export type { OrtModule, OrtSession, OrtTensor, OrtTensorConstructor, OrtValueMetadata } from './ort-module.js';
 export { configLocations } from './config-locations.js';
 export { inMemoryGraphOptions } from './in-memory-graph.js';
+export { createOrtBackendFromSource, ortBackendDtypes, type OrtSourceFactory } from './create-from-source.js';

@@ -29,7 +29,9 @@ describe('stories260K on backend-tiny (weights nobody here trained)', () => {
     const text = result!.fullText;
     let same = 0;
     while (same < text.length && text[same] === greedy200[same]) same++;
-    console.info(`q4 stories260K: the first ${same} of ${greedy200.length} characters of run.c's greedy text, then ${JSON.stringify(text.slice(same, same + 40))}`);
+    console.info(
+      `q4 stories260K: the first ${same} of ${greedy200.length} characters of run.c's greedy text, then ${JSON.stringify(text.slice(same, same + 40))}`,
+    );
     expect(same).toBeGreaterThanOrEqual(100);
     await backend.dispose();
   });

@@ -1,0 +1,62 @@
+import {
+  isDecoderSource,
+  isOnnxSource,
+  unsupportedSourceReason,
+  type BackendCreateOptions,
+  type BackendV1,
+  type DecoderModel,
+  type ModelSource,
+  type WeightDtypeV1,
+} from '@reward-lens/spec';
+import type { OnnxBackendOptions } from './create-ort-backend.js';
+import { inMemoryGraphOptions } from './in-memory-graph.js';
+
+/** The weight dtypes an ONNX backend holds: a graph of them, or decoder weights exported so (MatMulNBits). */
+export const ortBackendDtypes: readonly WeightDtypeV1[] = ['fp32', 'q8', 'q4'];
+
+/** What a registration hands `createOrtBackendFromSource`: its name, its factory, and the exporter (imported only when weights are exported). */
+export interface OrtSourceFactory<Options extends OnnxBackendOptions> {
+  name: string;
+  create(model: string | Uint8Array, options: Options): Promise<BackendV1>;
+  exporter(): Promise<
+    (model: DecoderModel, options: { withPast: boolean; hiddenStates: boolean; readPositions: boolean; dtype: 'fp32' | 'q8' | 'q4' }) => Uint8Array
+  >;
+}
+
+/**
+ * An ONNX backend for a source, as both ONNX registrations create one: a graph (from its path,
+ * or from its bytes with the config.json text it came with) holding the asked dtype, or decoder
+ * weights exported in memory first (at the asked dtype, or that of the tensors a loader
+ * quantized), with the cache, the hidden states and LINEAR_READOUT from the weights.
+ */
+export async function createOrtBackendFromSource<Options extends OnnxBackendOptions>(
+  factory: OrtSourceFactory<Options>,
+  source: ModelSource,
+  options: BackendCreateOptions,
+  settings: Options,
+): Promise<BackendV1> {
+  const { name } = factory;
+  if (isOnnxSource(source)) {
+    const held = source.weightDtype ?? 'fp32';
+    if (options.dtype !== undefined && options.dtype !== held) throw new Error(`the graph holds ${held} weights, not ${options.dtype}`);
+    const graphSettings = held === 'fp32' ? settings : { ...settings, weightDtype: held };
+    return source.bytes ? factory.create(source.bytes, inMemoryGraphOptions(source, graphSettings)) : factory.create(source.path, graphSettings);
+  }
+  if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason(name, source, ['onnx', 'decoder']));
+  const dtype = exportDtype(name, options.dtype, source.model);
+  const graph = (await factory.exporter())(source.model, { withPast: true, hiddenStates: true, readPositions: true, dtype });
+  return factory.create(graph, {
+    ...settings,
+    decoder: source.model,
+    sourceNote: `exported to ONNX in memory from decoder weights${dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`}`,
+    ...(dtype === 'fp32' ? {} : { weightDtype: dtype }),
+  });
+}
+
+/** The dtype an in-memory export writes: the one asked for, else that of the tensors a loader quantized. */
+function exportDtype(name: string, asked: WeightDtypeV1 | undefined, model: DecoderModel): 'fp32' | 'q8' | 'q4' {
+  if (asked === 'q8' || asked === 'q4' || asked === 'fp32') return asked;
+  if (asked !== undefined) throw new Error(`${name} holds ${ortBackendDtypes.join(', ')} weights, not ${asked}`);
+  const formats = new Set([...(model.quantized?.values() ?? [])].map((tensor) => tensor.format));
+  return formats.has('q4') ? 'q4' : formats.has('q8') ? 'q8' : 'fp32';
+}
