@@ -5,6 +5,8 @@ import { GEMM_ROW_BLOCK, gemmDepthBlock } from './matmul-untransposed-simd.js';
 import { attendRowInWasm } from './wasm-attention.js';
 import { attentionBackwardInWasm } from './wasm-attention-backward.js';
 import { WasmHeap } from './wasm-heap.js';
+import { locateOperands } from './wasm-operands.js';
+import { quantizedMatmulInWasm } from './wasm-quantized-matmul.js';
 import type { QuantizedTensorV1 } from '@reward-lens/spec';
 
 /** Why the WebAssembly SIMD kernels cannot be created synchronously here, or null when they can. */
@@ -107,7 +109,7 @@ class WasmSimdKernels implements WasmSimdKernelSet {
     if (rows === 0 || outDim === 0) return;
     const { heap, kernels } = this.#memoryOf(w);
     // Resident weights are read where they are; anything else is copied into scratch.
-    const operands = this.#locate(
+    const operands = locateOperands(
       heap,
       [
         [x, rows * inDim],
@@ -134,88 +136,14 @@ class WasmSimdKernels implements WasmSimdKernelSet {
     heap.read(outAddress!, rows * outDim, out);
   }
 
-  /**
-   * Over a quantized `w`: blocks of `w`'s rows (as many as `matmul` sweeps from the L2 cache at
-   * once) dequantized into scratch by the SIMD kernels, then multiplied by `matmul` into their
-   * columns of the output. The block is dequantized once for all the rows of `x`.
-   */
   matmulQuantized(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void {
-    if (rows === 0 || outDim === 0) return;
     const { heap, kernels } = this.#memoryOf(w.bytes);
-    const blockRows = Math.min(outDim, matmulColumnBlock(inDim));
-    const resident = heap.residentAddress(w.bytes);
-    const [xAddress, biasAddress, outAddress, blockAddress, copiedAddress] = this.#locate(
-      heap,
-      [
-        [x, rows * inDim],
-        [bias, outDim],
-      ],
-      rows * outDim,
-      [blockRows * inDim, resident === undefined ? Math.ceil(w.bytes.byteLength / 4) : 0],
-    ) as [number, number, number, number, number];
-    const base = resident ?? copiedAddress;
-    if (resident === undefined) heap.writeBytes(base, w.bytes);
-    const data = base + w.dataOffset;
-    const rowBlock = matmulRowBlock(inDim);
-    for (let first = 0; first < outDim; first += blockRows) {
-      const count = Math.min(blockRows, outDim - first);
-      if (w.format === 'q8') kernels.dequantizeQ8(blockAddress, data + first * inDim, base + first * 4, count, inDim);
-      else if (w.format === 'q4') {
-        const blocksPerRow = inDim / 32;
-        kernels.dequantizeQ4(blockAddress, data + first * blocksPerRow * 16, base + first * blocksPerRow * 4, count * blocksPerRow);
-      } else if (w.format === 'bf16') kernels.dequantizeBf16(blockAddress, data + first * inDim * 2, count * inDim);
-      else kernels.dequantizeFp16(blockAddress, data + first * inDim * 2, count * inDim);
-      kernels.matmul(
-        outAddress + first * 4,
-        xAddress,
-        blockAddress,
-        biasAddress === 0 ? 0 : biasAddress + first * 4,
-        rows,
-        inDim,
-        count,
-        outDim * 4,
-        inDim * 4,
-        inDim * 4,
-        rowBlock,
-        blockRows,
-      );
-    }
-    heap.read(outAddress, rows * outDim, out);
+    quantizedMatmulInWasm(heap, kernels, out, x, w, rows, inDim, outDim, bias);
   }
 
   /** Uploads a quantized matrix's region once (an unshared heap: a shared one adopts it where a weight store placed it). */
   prepareQuantized(matrix: QuantizedTensorV1): void {
     this.#heap.upload(matrix.bytes);
-  }
-
-  /**
-   * Addresses of each operand (0 for an absent one; a resident array where it is; others copied
-   * into scratch), then of an output of `outputFloats` in scratch.
-   */
-  #locate(
-    heap: WasmHeap,
-    operands: readonly [array: Float32Array | undefined, length: number][],
-    outputFloats: number,
-    extraFloats: readonly number[] = [],
-  ): number[] {
-    const sizes: number[] = [];
-    const copied: [index: number, array: Float32Array, length: number][] = [];
-    const addresses = operands.map(([array, length], index) => {
-      if (array === undefined) return 0;
-      const resident = heap.residentAddress(array);
-      if (resident !== undefined) return resident;
-      copied.push([index, array, length]);
-      sizes.push(length);
-      return -1;
-    });
-    sizes.push(outputFloats, ...extraFloats);
-    const placed = heap.scratch(sizes);
-    copied.forEach(([index, array, length], slot) => {
-      addresses[index] = placed[slot]!;
-      heap.write(placed[slot]!, array, length);
-    });
-    addresses.push(...placed.slice(copied.length));
-    return addresses;
   }
 
   matmul(out: Float32Array, x: Float32Array, w: Float32Array, rows: number, inDim: number, outDim: number, accumulate = false): void {
@@ -244,7 +172,7 @@ class WasmSimdKernels implements WasmSimdKernelSet {
       return;
     }
     const heap = this.#heap;
-    const [aAddress, bAddress, outAddress] = this.#locate(
+    const [aAddress, bAddress, outAddress] = locateOperands(
       heap,
       [
         [a, rows * depth],
