@@ -1,9 +1,9 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, defineDecoderConfig, type BackendV1, type ForwardRequestV1 } from '@reward-lens/spec';
+import { createRandomDecoder, defineDecoderConfig, type BackendV1, type DecoderModel, type ForwardRequestV1 } from '@reward-lens/spec';
 import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
-import type { BackendCacheHandle } from '@reward-lens/spec/internal';
+import { quantizationPlan, quantizeTensor, type BackendCacheHandle } from '@reward-lens/spec/internal';
 import { sharedSoftwareDevice, webGpuUnavailableReason } from '../test/support/software-gpu.js';
 
 // Mistral-shaped, with a head size that is not hidden/heads and odd widths everywhere.
@@ -70,6 +70,33 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
     expect(backend.name).toBe('webgpu');
     expect(backend.precision).toBe('fp32');
     expect(backend.info.description).toMatch(/SwiftShader.*software.*fp32 \(fp16 was asked for, but the adapter lacks shader-f16\)/);
+  });
+
+  it("takes a loader's fp16 tensors (dtype 'fp16'), widened exactly, as backend-tiny runs the same fp16 weights; refuses q8", async () => {
+    const plan = quantizationPlan(model.config, 'fp16').tensors;
+    const half: DecoderModel = {
+      config: model.config,
+      tensors: new Map([...model.tensors].filter(([name]) => !plan.has(name))),
+      quantized: new Map([...plan].map(([name, { rows, columns }]) => [name, quantizeTensor(model.tensors.get(name)!, 'fp16', rows, columns)])),
+    };
+    const gpu = await createWebGpuBackend(half, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'fp16' });
+    const tiny = createTinyBackend(half, { threads: 1 });
+    try {
+      expect(tiny.info.weightDtype).toBe('fp16');
+      const request = paddedRequest([ids(12, 5)], ['right']);
+      const [ours, theirs] = [await gpu.doForward(request), await tiny.doForward(request)];
+      ours.reads.forEach((read, index) => expectClose(read.values[0]!, theirs.reads[index]!.values[0]!, 1e-4, `read ${index}`));
+    } finally {
+      await gpu.dispose();
+      await tiny.dispose();
+    }
+    const q8: DecoderModel = {
+      ...half,
+      quantized: new Map([...half.quantized!].map(([name, tensor]) => [name, quantizeTensor(model.tensors.get(name)!, 'q8', tensor.rows, tensor.columns)])),
+    };
+    await expect(createWebGpuBackend(q8, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() })).rejects.toThrow(
+      /is held as q8; backend "webgpu" holds fp32 and fp16 weights/,
+    );
   });
 
   it('matches backend-tiny on every read of a batch padded on both sides, row by row', async () => {

@@ -5,6 +5,7 @@ import {
   decoderModelInfo,
   describeDecoder,
   validateDecoderModel,
+  InvalidInputError,
   validateForwardRequest,
   type BackendV1,
   type CacheHandleV1,
@@ -74,7 +75,8 @@ class WebGpuBackend implements BackendV1 {
     this.adapterDescription = adapterDescription;
     const { config, weightType } = model.weights;
     this.precision = weightType === 'f16' ? 'fp16' : 'fp32';
-    this.info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${this.precision}${note}`);
+    const info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${this.precision}${note}`);
+    this.info = weightType === 'f16' ? { ...info, weightDtype: 'fp16' } : info;
   }
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
@@ -146,7 +148,14 @@ class WebGpuBackend implements BackendV1 {
  * });
  */
 export async function createWebGpuBackend(model: DecoderModel, options: WebGpuBackendOptions = {}): Promise<BackendV1> {
-  validateDecoderModel(model);
+  validateDecoderModel(model, 'weights', { quantized: true });
+  for (const [name, tensor] of model.quantized ?? []) {
+    if (tensor.format !== 'fp16' && tensor.format !== 'bf16') {
+      throw new InvalidInputError(
+        `tensor "${name}" is held as ${tensor.format}; backend "webgpu" holds fp32 and fp16 weights (load the model with dtype 'fp32' or 'fp16')`,
+      );
+    }
+  }
   const wantsF16 = options.precision === 'fp16';
   const acquired = await acquireDevice({ ...options, wantShaderF16: wantsF16 });
   const runtime = new GpuRuntime(acquired.device, { ownsDevice: acquired.ownsDevice, timeoutMs: options.timeoutMs ?? 120_000 });

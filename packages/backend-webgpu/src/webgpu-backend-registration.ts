@@ -1,5 +1,5 @@
 import type {} from './webgpu-types.js';
-import { isDecoderSource, unsupportedSourceReason, type ModelSource, type BackendRegistration } from '@reward-lens/spec';
+import { isDecoderSource, unsupportedSourceReason, type ModelSource, type BackendRegistration, type WeightDtypeV1 } from '@reward-lens/spec';
 
 import { createWebGpuBackend, type WebGpuBackendOptions } from './create-webgpu-backend.js';
 import { describeAdapterInfo, isSoftwareAdapter } from './device/adapter-kind.js';
@@ -25,6 +25,8 @@ export const webGpuBackendRegistration: BackendRegistration = {
   name: 'webgpu',
   priority: 30,
   sourceKinds: ['decoder'],
+  // fp16: weight matrices stored in half precision where the adapter has shader-f16 (else float32, said in the description).
+  dtypes: ['fp32', 'fp16'],
   async unavailableReason(source, { requestedByName }) {
     const wrongSource = decoderOnly('webgpu', source);
     if (wrongSource) return wrongSource;
@@ -48,7 +50,12 @@ export const webGpuBackendRegistration: BackendRegistration = {
     if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('webgpu', source, ['decoder']));
     const settings = (options.settings?.webgpu ?? {}) as WebGpuBackendOptions;
     // Named by the user, a software adapter is acceptable (the backend's description says which adapter runs).
-    return createWebGpuBackend(source.model, { powerPreference: 'high-performance', allowSoftwareAdapter: options.requestedByName === true, ...settings });
+    return createWebGpuBackend(source.model, {
+      powerPreference: 'high-performance',
+      allowSoftwareAdapter: options.requestedByName === true,
+      ...precisionOf(options.dtype),
+      ...settings,
+    });
   },
 };
 
@@ -63,6 +70,8 @@ export const webGpuSoftwareBackendRegistration: BackendRegistration = {
   priority: 5,
   explicitOnly: true,
   sourceKinds: ['decoder'],
+  // fp16: weight matrices stored in half precision where the adapter has shader-f16 (else float32, said in the description).
+  dtypes: ['fp32', 'fp16'],
   async unavailableReason(source) {
     const wrongSource = decoderOnly('webgpu-software', source);
     if (wrongSource) return wrongSource;
@@ -76,6 +85,17 @@ export const webGpuSoftwareBackendRegistration: BackendRegistration = {
   async create(source, options) {
     if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason('webgpu-software', source, ['decoder']));
     const settings = (options.settings?.['webgpu-software'] ?? {}) as WebGpuBackendOptions;
-    return createWebGpuBackend(source.model, { forceFallbackAdapter: true, allowSoftwareAdapter: true, name: 'webgpu-software', ...settings });
+    return createWebGpuBackend(source.model, {
+      forceFallbackAdapter: true,
+      allowSoftwareAdapter: true,
+      name: 'webgpu-software',
+      ...precisionOf(options.dtype),
+      ...settings,
+    });
   },
 };
+
+/** `dtype: 'fp16'` is the backend's `precision: 'fp16'`. */
+function precisionOf(dtype: WeightDtypeV1 | undefined): { precision?: 'fp16' } {
+  return dtype === 'fp16' ? { precision: 'fp16' } : {};
+}

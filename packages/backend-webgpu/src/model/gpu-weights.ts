@@ -1,5 +1,5 @@
 import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/spec';
-import { resolveHeadTensors, type ResolvedHead } from '@reward-lens/spec/internal';
+import { dequantizeRows, resolveHeadTensors, type ResolvedHead } from '@reward-lens/spec/internal';
 
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
@@ -54,10 +54,15 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
   const { config, tensors } = model;
   const buffers: GPUBuffer[] = [];
   let byteLength = 0;
+  // A loader's 16-bit tensors are widened one at a time (exactly) and narrowed again to f16 where the matrices are f16.
   const tensor = (name: string): Float32Array => {
     const found = tensors.get(name);
-    if (!found) throw new Error(`tensor "${name}" is missing after validation`);
-    return found;
+    if (found) return found;
+    const held = model.quantized?.get(name);
+    if (!held) throw new Error(`tensor "${name}" is missing after validation`);
+    const widened = new Float32Array(held.rows * held.columns);
+    dequantizeRows(held, 0, held.rows, widened);
+    return widened;
   };
   const upload = (label: string, data: ArrayBufferView): GPUBuffer => {
     const buffer = runtime.uploadBuffer(label, data, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
