@@ -1,4 +1,4 @@
-import { loadLanguageModel as loadFolderLanguageModel, ProcessRM, type LanguageModel } from '@reward-lens/core';
+import { loadLanguageModel as loadFolderLanguageModel, ProcessRM, type LanguageModel, type WeightDtypeV1 } from '@reward-lens/core';
 import { requireBackendPackage } from './register-backends.js';
 
 export type { LanguageModel } from '@reward-lens/core';
@@ -8,12 +8,15 @@ export type { LanguageModel } from '@reward-lens/core';
  * folder holds one, else the safetensors weights' LM head), or the seeded tiny model, whose config
  * has an LM head beside its reward heads.
  */
-export async function loadLanguageModel(settings: { model?: string; backend: string; threads?: number }): Promise<LanguageModel> {
+export async function loadLanguageModel(settings: { model?: string; backend: string; threads?: number; dtype?: WeightDtypeV1 }): Promise<LanguageModel> {
   await requireBackendPackage(settings.backend);
-  const threads = settings.threads !== undefined ? { threads: settings.threads } : {};
+  const common = {
+    ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+    ...(settings.dtype !== undefined ? { dtype: settings.dtype } : {}),
+  };
   if (settings.model === undefined) {
-    const prm = await ProcessRM.fromTiny({ backend: settings.backend, ...threads });
+    const prm = await ProcessRM.fromTiny({ backend: settings.backend, ...common });
     return { backend: prm.backend, tokenizer: prm.tokenizer, notes: prm.notes, dispose: () => prm.dispose() };
   }
-  return loadFolderLanguageModel(settings.model, { backend: settings.backend, ...threads });
+  return loadFolderLanguageModel(settings.model, { backend: settings.backend, ...common });
 }

@@ -20,11 +20,12 @@ function missingPackageError(name: string): unknown {
 
 describe('optional backends', () => {
   it.each(optionalBackends.map((backend) => [backend.name, backend] as const))(
-    '%s: the priority and explicit-only flag known before loading are those of the package',
+    '%s: the priority, explicit-only flag and dtypes known before loading are those of the package',
     async (_name, backend) => {
       const registration = await backend.load();
       expect(registration.name).toBe(backend.name);
       expect(registration.priority).toBe(backend.priority);
+      expect(registration.dtypes ?? ['fp32']).toEqual(backend.dtypes ?? ['fp32']);
       expect(registration.explicitOnly === true).toBe(backend.explicitOnly === true);
     },
   );

@@ -1,4 +1,4 @@
-import type { BackendRegistration } from '@reward-lens/core';
+import type { BackendRegistration, WeightDtypeV1 } from '@reward-lens/core';
 import { packageVersion } from './package-version.js';
 
 /**
@@ -14,6 +14,8 @@ export interface OptionalBackend {
   /** The package's own priority, known before the package is loaded (a test checks they agree). */
   priority: number;
   explicitOnly?: boolean;
+  /** The weight dtypes the package's registration holds, known before it is loaded (`resolveBackend` checks them first). */
+  dtypes?: readonly WeightDtypeV1[];
   /** Imports the package and returns its registration. */
   load(): Promise<BackendRegistration>;
 }
@@ -23,6 +25,7 @@ export const optionalBackends: readonly OptionalBackend[] = [
     name: 'webgpu',
     packageName: '@reward-lens/backend-webgpu',
     priority: 30,
+    dtypes: ['fp32', 'fp16'],
     load: async () => (await import('@reward-lens/backend-webgpu')).webGpuBackendRegistration,
   },
   {
@@ -30,18 +33,21 @@ export const optionalBackends: readonly OptionalBackend[] = [
     packageName: '@reward-lens/backend-webgpu',
     priority: 5,
     explicitOnly: true,
+    dtypes: ['fp32', 'fp16'],
     load: async () => (await import('@reward-lens/backend-webgpu')).webGpuSoftwareBackendRegistration,
   },
   {
     name: 'onnx-node',
     packageName: '@reward-lens/backend-onnx-node',
     priority: 20,
+    dtypes: ['fp32', 'q8', 'q4'],
     load: async () => (await import('@reward-lens/backend-onnx-node')).onnxNodeBackendRegistration,
   },
   {
     name: 'onnx-web',
     packageName: '@reward-lens/backend-onnx-web',
     priority: 15,
+    dtypes: ['fp32', 'q8', 'q4'],
     load: async () => (await import('@reward-lens/backend-onnx-web')).onnxWebBackendRegistration,
   },
 ];

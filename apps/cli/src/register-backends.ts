@@ -27,6 +27,7 @@ export function lazyRegistration(backend: OptionalBackend): BackendRegistration 
     name: backend.name,
     priority: backend.priority,
     ...(backend.explicitOnly ? { explicitOnly: true } : {}),
+    ...(backend.dtypes ? { dtypes: backend.dtypes } : {}),
     async unavailableReason(source, context) {
       let registration: BackendRegistration;
       try {

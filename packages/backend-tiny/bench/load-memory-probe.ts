@@ -8,7 +8,7 @@ import '../src/register.js';
 import { ProcessRM } from '@reward-lens/core';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import { sampleRss } from '@reward-lens/bench-harness';
 import { createTinyBackendAsync } from '../src/index.js';
 
 const { values } = parseArgs({ options: { folder: { type: 'string' }, mode: { type: 'string' } } });
@@ -18,16 +18,10 @@ gc();
 const before = process.memoryUsage().rss;
 // The peak while loading, sampled every millisecond by a thread of its own (it samples through the
 // main thread's synchronous copies); the process's maxRSS would include module loading's own peak.
-const highest = new Float64Array(new SharedArrayBuffer(16));
-const sampler = new Worker(
-  `const { workerData } = require('node:worker_threads');
-   const highest = new Float64Array(workerData);
-   setInterval(() => { highest[0] = Math.max(highest[0], process.memoryUsage.rss()); }, 1);`,
-  { eval: true, workerData: highest.buffer },
-);
+const sampler = sampleRss(1);
 // Settled once its thread has started and sampled a while: its own memory is then in the baseline.
 await new Promise((resolve) => setTimeout(resolve, 300));
-const samplerBaseline = highest[0]!;
+const samplerBaseline = sampler.peak();
 const started = performance.now();
 let dispose: () => Promise<void>;
 if (values.mode === 'arena' || values.mode === 'bf16' || values.mode === 'q8' || values.mode === 'q4') {
@@ -44,8 +38,8 @@ if (values.mode === 'arena' || values.mode === 'bf16' || values.mode === 'q8' ||
 }
 const seconds = (performance.now() - started) / 1000;
 await new Promise((resolve) => setTimeout(resolve, 20));
-const peak = highest[0]!;
-await sampler.terminate();
+const peak = sampler.peak();
+await sampler.stop();
 gc();
 await new Promise((resolve) => setTimeout(resolve, 50));
 gc();

@@ -4,3 +4,4 @@ export { threadCounts } from './thread-counts.js';
 export { useBundledTinyWorker } from './tiny-worker-bundle.js';
 export { formatRatio, median, seconds, secondsAsync, sideBySide, type SideBySide } from './timing.js';
 export { debianPython, ensureTorch, torchEnvironment } from './torch.js';
+export { sampleRss, type RssSampler } from './rss-sampler.js';

@@ -86,6 +86,43 @@ describe('export onnx', () => {
     expect(stdout).toBe(`${greedy200}\n`);
   });
 
+  it("export onnx --dtype q8 writes onnx/model_quantized.onnx (MatMulNBits); generate --dtype q8 on it, and on the weights, prints run.c's 200 tokens", async () => {
+    const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
+    const quantized = join(root, 'stories260k-onnx-q8');
+    const exported = await runMain(['export', 'onnx', stories, quantized, '--dtype', 'q8']);
+    expect(exported.exitCode).toBe(0);
+    const report = exported.stdout.replace(/\s+/g, ' ');
+    expect(report).toContain(
+      'onnx/model_quantized.onnx ONNX opset 17 graph, heads at every position (transformers.js, Optimum tools), projections as q8 (MatMulNBits, onnxruntime only)',
+    );
+    expect(await readdir(join(quantized, 'onnx'))).toEqual(expect.arrayContaining(['model_quantized.onnx', 'model_read_positions_quantized.onnx']));
+    for (const [model, backend] of [
+      [quantized, 'onnx-node'],
+      [stories, 'tiny'],
+    ] as const) {
+      const generated = await runMain([
+        'generate',
+        '--model',
+        model,
+        '--backend',
+        backend,
+        '--dtype',
+        'q8',
+        '--max-tokens',
+        '200',
+        '--temperature',
+        '0',
+        '--prompt',
+        '',
+      ]);
+      expect(generated.stderr).toBe('');
+      expect(generated.stdout).toBe(`${greedy200}\n`);
+    }
+    expect((await runMain(['export', 'onnx', stories, join(root, 'never'), '--dtype', 'q3'])).stderr).toContain(
+      '--dtype must be one of fp32, q8, q4, got "q3"',
+    );
+  });
+
   it('exports a sequence classifier with --recipe; score --model reads the export as it reads the weights', async () => {
     const exported = await runMain(['export', 'onnx', classifier, classifierOnnx, '--recipe', 'sequence-classifier', '--hidden-states']);
     expect(exported.exitCode).toBe(0);

@@ -2,7 +2,7 @@ import { generate } from '@reward-lens/core';
 import type { Command } from '../command.js';
 import { loadLanguageModel } from '../load-language-model.js';
 import { defaultBackend } from '../load-process-rm.js';
-import { backendOptionHelp } from '../model-options.js';
+import { backendOptionHelp, dtypeOptionHelp, parseDtypeOption } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
@@ -29,6 +29,7 @@ Model:
                             llama2c or reward-lens export onnx; default: the seeded tiny model
                             (random weights: the text is noise)
 ${backendOptionHelp}
+${dtypeOptionHelp}
 
 Generation:
   --prompt <text>           a prompt; repeat for a batch (default: one empty prompt, which
@@ -60,6 +61,7 @@ Examples:
 const generateOptions = {
   model: { type: 'string' },
   backend: { type: 'string' },
+  dtype: { type: 'string' },
   prompt: { type: 'string', multiple: true },
   'max-tokens': { type: 'string' },
   temperature: { type: 'string' },
@@ -79,6 +81,7 @@ function parseGenerateSettings(args: readonly string[]) {
   return {
     ...(values.model !== undefined ? { model: values.model } : {}),
     backend: values.backend ?? defaultBackend(values.model),
+    ...(values.dtype !== undefined ? { dtype: parseDtypeOption(values.dtype, generateUsage)! } : {}),
     prompts: values.prompt ?? [''],
     options: {
       maxTokens:

@@ -80,30 +80,26 @@ describe('score --model', () => {
     );
   });
 
-  it('--dtype q8 holds the weights quantized: auto skips the backends that cannot, tiny runs, the notes say so, the scores stay near fp32', async () => {
-    const fp32 = onlyRecord(
-      (await runMain(['score', '--model', classifier, '--backend', 'tiny', '--problem', problem, '--solution', solution, '--json'])).stdout,
-    );
-    const { exitCode, stdout, stderr } = await runMain([
-      'score',
-      '--model',
-      classifier,
-      '--dtype',
-      'q8',
-      '--problem',
-      problem,
-      '--solution',
-      solution,
-      '--json',
-    ]);
-    expect(stderr).toBe('');
-    expect(exitCode).toBe(0);
-    const record = onlyRecord(stdout);
-    expect(record.backend).toBe('tiny');
-    expect(record.notes).toContain('backend "onnx-node" skipped: it does not hold weights as q8 (it holds fp32)');
-    expect(record.notes.some((note) => note.startsWith('backend "tiny" holds the projection weights and the embedding table as q8'))).toBe(true);
-    expectScoresClose(record.stepScores, fp32.stepScores, 0.02);
-    expect(record.stepScores).not.toEqual(fp32.stepScores);
+  it('--dtype holds the weights reduced: q8 on onnx-node (MatMulNBits) as on tiny; bf16 skips onnx-node, saying why; the notes say so, the scores stay near fp32', async () => {
+    const score = async (...flags: string[]) => {
+      const { exitCode, stdout, stderr } = await runMain(['score', '--model', classifier, ...flags, '--problem', problem, '--solution', solution, '--json']);
+      expect(stderr).toBe('');
+      expect(exitCode).toBe(0);
+      return onlyRecord(stdout);
+    };
+    const fp32 = await score('--backend', 'tiny');
+    const onnx = await score('--dtype', 'q8');
+    expect(onnx.backend).toBe('onnx-node');
+    expect(onnx.notes.some((note) => note.includes("q8 projection weights (onnxruntime's MatMulNBits)"))).toBe(true);
+    const tiny = await score('--dtype', 'q8', '--backend', 'tiny');
+    expect(tiny.notes.some((note) => note.startsWith('backend "tiny" holds the projection weights and the embedding table as q8'))).toBe(true);
+    // The same quantized weights, float32 products on both backends.
+    expectScoresClose(onnx.stepScores, tiny.stepScores, 1e-4);
+    expectScoresClose(tiny.stepScores, fp32.stepScores, 0.02);
+    expect(tiny.stepScores).not.toEqual(fp32.stepScores);
+    const half = await score('--dtype', 'bf16');
+    expect(half.backend).toBe('tiny');
+    expect(half.notes).toContain('backend "onnx-node" skipped: it does not hold weights as bf16 (it holds fp32, q8, q4)');
   });
 
   it('an unknown --dtype is a usage error listing the dtypes', async () => {

@@ -5,7 +5,7 @@
  * line: peak and settled resident memory (bytes), load and forward seconds, the head's logits.
  */
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import { sampleRss } from '@reward-lens/bench-harness';
 import { loadDecoderFolder } from '@reward-lens/core/node';
 import type { WeightDtypeV1 } from '@reward-lens/spec';
 import { createWeightArena } from '@reward-lens/spec/internal';
@@ -16,13 +16,7 @@ import { benchTokens } from './bench-tokens.js';
 const { values } = parseArgs({ options: { folder: { type: 'string' }, dtype: { type: 'string' }, threads: { type: 'string' }, tokens: { type: 'string' } } });
 const dtype = values.dtype as WeightDtypeV1;
 const { ids, positions } = benchTokens(Number(values.tokens));
-const highest = new Float64Array(new SharedArrayBuffer(8));
-const sampler = new Worker(
-  `const { workerData } = require('node:worker_threads');
-   const highest = new Float64Array(workerData);
-   setInterval(() => { highest[0] = Math.max(highest[0], process.memoryUsage.rss()); }, 2);`,
-  { eval: true, workerData: highest.buffer },
-);
+const sampler = sampleRss(2);
 const before = process.memoryUsage().rss;
 const started = performance.now();
 const arena = createWeightArena();
@@ -43,13 +37,13 @@ const result = await backend.doForward({
   reads: [{ kind: 'head', head: 'classifier', positions: [positions] }],
 });
 const forwardSeconds = (performance.now() - forwardStarted) / 1000;
-await sampler.terminate();
+await sampler.stop();
 console.log(
   JSON.stringify({
     dtype,
     description: backend.info.description,
     before,
-    peak: highest[0],
+    peak: sampler.peak(),
     afterLoad,
     loadSeconds,
     forwardSeconds,
