@@ -98,10 +98,7 @@ export class ProcessRM {
     return new ProcessRM(backend, tokenizer, options);
   }
 
-  /**
-   * The seeded tiny PRM: random weights (same seed, same weights, on every platform), the byte-BPE
-   * tokenizer, a raw value head. Scores are meaningless; segmentation and reads are exact.
-   */
+  /** The seeded tiny PRM: random weights (the same on every platform), the byte-BPE tokenizer, a raw value head. Scores are meaningless; segmentation and reads are exact. */
   static async fromTiny(options: TinyModelOptions & ProcessRMOptions = {}): Promise<ProcessRM> {
     const { backend, tokenizer, notes } = await loadTinyModel(options);
     return new ProcessRM(backend, tokenizer, { ...options, notes: [...notes, ...(options.notes ?? [])] });
