@@ -2,7 +2,7 @@ import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSp
 import { quantizationPlan, quantizeTensor } from '@reward-lens/spec/internal';
 import { MICROSOFT_DOMAIN } from './decoder/matmul-nbits.js';
 import { attentionBiasNodes, rotaryInputNodes } from './decoder/attention-inputs.js';
-import { requireTensor, type DecoderGraphContext } from './decoder/decoder-graph-context.js';
+import { newExportShared, requireTensor, type DecoderGraphContext, type ExportShared } from './decoder/decoder-graph-context.js';
 import { decoderLayerNodes } from './decoder/decoder-layer-nodes.js';
 import { headNodes } from './decoder/head-nodes.js';
 import { initializerByteLength } from './external-data.js';
@@ -59,13 +59,14 @@ export const ONNX_OPSET = 17;
  * arrays or transposed copies), before serialization. `writeOnnxModelFolder` moves its weights
  * to external data; `exportDecoderToOnnx` serializes it whole.
  */
-export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportOptions): OnnxTypes.IModelProto {
+export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportOptions, shared: ExportShared = newExportShared()): OnnxTypes.IModelProto {
   try {
     validateDecoderModel(model, 'the model to export', { quantized: true });
   } catch (error) {
     throw new InvalidInputError((error as Error).message, { cause: error });
   }
-  const quantized = quantizedProjections(model, options.dtype ?? 'fp32');
+  shared.quantized ??= quantizedProjections(model, options.dtype ?? 'fp32');
+  const quantized = shared.quantized;
   if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1)
     throw new InvalidInputError('ONNX raw tensor data is little-endian; exporting on a big-endian host is not supported');
   if (options.opset !== undefined && options.opset !== ONNX_OPSET)
@@ -76,7 +77,7 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
     throw new InvalidInputError('the graph would have no outputs: export at least one head or the hidden states');
 
   const builder = new GraphBuilder();
-  const context: DecoderGraphContext = { builder, config, tensors: model.tensors, quantized, held: model.quantized ?? new Map() };
+  const context: DecoderGraphContext = { builder, config, tensors: model.tensors, quantized, held: model.quantized ?? new Map(), shared };
   const { batch, sequence, past, total } = dynamicAxes;
   const kvShape = (length: string) => [batch, config.numKvHeads, length, config.headDim];
   builder.input(onnxInputNames.inputIds, DataType.INT64, [batch, sequence]);
@@ -205,18 +206,6 @@ function gatherReadRows(builder: GraphBuilder, hidden: string, hiddenSize: numbe
  * so already. A model holding tensors in another format (bf16, fp16) is refused.
  */
 function quantizedProjections(model: DecoderModel, dtype: 'fp32' | 'q8' | 'q4'): Map<string, QuantizedTensorV1> {
-  // The standard graph and the read-positions graph of one export share one quantization.
-  const cached = quantizedByModel.get(model)?.get(dtype);
-  if (cached) return cached;
-  const result = quantizeProjections(model, dtype);
-  if (!quantizedByModel.has(model)) quantizedByModel.set(model, new Map());
-  quantizedByModel.get(model)!.set(dtype, result);
-  return result;
-}
-
-const quantizedByModel = new WeakMap<DecoderModel, Map<string, Map<string, QuantizedTensorV1>>>();
-
-function quantizeProjections(model: DecoderModel, dtype: 'fp32' | 'q8' | 'q4'): Map<string, QuantizedTensorV1> {
   const given = model.quantized ?? new Map<string, QuantizedTensorV1>();
   for (const [name, tensor] of given) {
     if (tensor.format !== 'q8' && tensor.format !== 'q4') {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DecoderModel, HeadSpec } from '@reward-lens/spec';
 import { decoderConfigToHf, onnxGraphFileName, onnxReadPositionsFileName, type DecoderConfigToHfOptions } from '@reward-lens/loaders';
 import { assertFitsOneMessage, buildDecoderModelProto, type OnnxExportOptions } from './export-decoder-to-onnx.js';
+import { newExportShared } from './decoder/decoder-graph-context.js';
 import { initializerByteLength, layOutExternalData, pointToExternalData } from './external-data.js';
 import { decodeModelProto, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
 import { headOutputNames, presentKeyName } from './onnx-names.js';
@@ -64,11 +65,15 @@ export interface OnnxModelFolderResult {
  */
 export async function writeOnnxModelFolder(folder: string, contents: OnnxModelFolderContents): Promise<OnnxModelFolderResult> {
   const fromOptions = !(contents.onnx instanceof Uint8Array);
+  // The two graphs share one quantization and one repacking (and so the external data's bytes).
+  const shared = newExportShared();
   const proto =
-    contents.onnx instanceof Uint8Array ? decodeModelProto(contents.onnx) : buildDecoderModelProto(contents.model, { ...contents.onnx, readPositions: false });
+    contents.onnx instanceof Uint8Array
+      ? decodeModelProto(contents.onnx)
+      : buildDecoderModelProto(contents.model, { ...contents.onnx, readPositions: false }, shared);
   const readProto =
     fromOptions && contents.readPositionsGraph !== false
-      ? buildDecoderModelProto(contents.model, { ...(contents.onnx as OnnxExportOptions), readPositions: true })
+      ? buildDecoderModelProto(contents.model, { ...(contents.onnx as OnnxExportOptions), readPositions: true }, shared)
       : undefined;
   const threshold = contents.externalDataThresholdBytes ?? DEFAULT_EXTERNAL_DATA_THRESHOLD_BYTES;
   const externalData = initializerByteLength(proto) > threshold;

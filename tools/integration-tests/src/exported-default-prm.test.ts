@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import '@reward-lens/backend-onnx-node/register';
 import { isDecoderSource, ProcessRM, registerBackend } from '@reward-lens/core';
 import { createReferenceBackend } from '@reward-lens/core/testing';
+import { dequantizeRows } from '@reward-lens/spec/internal';
 import { defaultModelRecipe, loadDefaultPrm } from '@reward-lens/model-default';
 import { exportModelFolder } from '@reward-lens/onnx-export/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,10 +43,18 @@ const removeOracle = registerBackend({
   priority: 0,
   explicitOnly: true,
   sourceKinds: ['decoder'],
+  // A loader's q4 tensors are widened to the float32 values every backend computes with.
+  dtypes: ['fp32', 'q4'],
   unavailableReason: () => null,
   async create(source) {
     if (!isDecoderSource(source)) throw new Error('the oracle runs decoder weights');
-    return createReferenceBackend(source.model);
+    const tensors = new Map(source.model.tensors);
+    for (const [name, held] of source.model.quantized ?? []) {
+      const widened = new Float32Array(held.rows * held.columns);
+      dequantizeRows(held, 0, held.rows, widened);
+      tensors.set(name, widened);
+    }
+    return createReferenceBackend({ config: source.model.config, tensors });
   },
 });
 afterAll(async () => {
@@ -91,21 +100,25 @@ describe('the default PRM exported to ONNX', () => {
     const named = await ProcessRM.fromPretrained(exportedQ4, { recipe: defaultModelRecipe, dtype: 'q4' });
     // The safetensors folder at q4 on onnx-node: quantized as read, exported in memory.
     const inMemory = await ProcessRM.fromPretrained(defaultModelFolder, { recipe: defaultModelRecipe, backend: 'onnx-node', dtype: 'q4' });
+    // The independent side: the float64 oracle over the same q4 weights widened.
+    const oracle = await ProcessRM.fromPretrained(defaultModelFolder, { recipe: defaultModelRecipe, backend: 'oracle-for-export', dtype: 'q4' });
     try {
+      const exact = await oracle.stepScores([{ problem, steps }]);
       const expected = await tiny.stepScores([{ problem, steps }]);
+      Array.from(expected.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(exact.value.curves[0]![index]!, 3));
       expect(expected.value.curves[0]![2]!).toBeLessThan(0.5);
       for (const prm of [fromFolder, named, inMemory]) {
         expect(prm.backend.name).toBe('onnx-node');
         expect(prm.source.weightDtype).toBe('q4');
         const actual = await prm.stepScores([{ problem, steps }]);
         expect(actual.notes.join('\n')).toMatch(/q4 projection weights \(onnxruntime's MatMulNBits\)/);
-        Array.from(actual.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(expected.value.curves[0]![index]!, 3));
+        Array.from(actual.value.curves[0]!).forEach((score, index) => expect(score).toBeCloseTo(exact.value.curves[0]![index]!, 3));
       }
       await expect(ProcessRM.fromPretrained(exportedQ4, { recipe: defaultModelRecipe, dtype: 'q8' })).rejects.toThrow(
         /no q8 graph \(onnx\/model_quantized\.onnx\) and no safetensors weights|the graph holds q4 weights, not q8/,
       );
     } finally {
-      await Promise.all([tiny, fromFolder, named, inMemory].map((prm) => prm.dispose()));
+      await Promise.all([tiny, fromFolder, named, inMemory, oracle].map((prm) => prm.dispose()));
     }
   });
 });

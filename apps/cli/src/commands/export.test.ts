@@ -14,6 +14,9 @@ const storiesOnnx = join(root, 'stories260k-onnx');
 /** A `LlamaForSequenceClassification`: its recipe is inferred from config.json, before and after export. */
 const classifier = join(root, 'classifier');
 const classifierOnnx = join(root, 'classifier-onnx');
+/** `generate` greedy from BOS for 200 tokens, as llama2.c's run does without -i. */
+const greedyFromBos = (model: string, backend: string, ...flags: string[]) =>
+  runMain(['generate', '--model', model, '--backend', backend, ...flags, '--max-tokens', '200', '--temperature', '0', '--prompt', '']);
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // The pipeline a user runs: llama2.c files in, a Hugging Face folder, then its ONNX export.
@@ -68,19 +71,7 @@ describe('export onnx', () => {
 
   it("generate --model reads the export on onnx-node: greedy from BOS prints run.c's 200 tokens exactly", async () => {
     const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await runMain([
-      'generate',
-      '--model',
-      storiesOnnx,
-      '--backend',
-      'onnx-node',
-      '--max-tokens',
-      '200',
-      '--temperature',
-      '0',
-      '--prompt',
-      '',
-    ]);
+    const { exitCode, stdout, stderr } = await greedyFromBos(storiesOnnx, 'onnx-node');
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     expect(stdout).toBe(`${greedy200}\n`);
@@ -100,21 +91,7 @@ describe('export onnx', () => {
       [quantized, 'onnx-node'],
       [stories, 'tiny'],
     ] as const) {
-      const generated = await runMain([
-        'generate',
-        '--model',
-        model,
-        '--backend',
-        backend,
-        '--dtype',
-        'q8',
-        '--max-tokens',
-        '200',
-        '--temperature',
-        '0',
-        '--prompt',
-        '',
-      ]);
+      const generated = await greedyFromBos(model, backend, '--dtype', 'q8');
       expect(generated.stderr).toBe('');
       expect(generated.stdout).toBe(`${greedy200}\n`);
     }
@@ -179,19 +156,7 @@ describe('export onnx', () => {
     await mkdir(join(both, 'onnx'));
     await cp(join(storiesOnnx, 'onnx', 'model.onnx'), join(both, 'onnx', 'model.onnx'));
     const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await runMain([
-      'generate',
-      '--model',
-      both,
-      '--backend',
-      'tiny',
-      '--max-tokens',
-      '200',
-      '--temperature',
-      '0',
-      '--prompt',
-      '',
-    ]);
+    const { exitCode, stdout, stderr } = await greedyFromBos(both, 'tiny');
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     expect(stdout).toBe(`${greedy200}\n`);

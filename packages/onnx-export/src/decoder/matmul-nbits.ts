@@ -15,24 +15,26 @@ export const NBITS_BLOCK = Q4_BLOCK;
  * `dequantizeRows` gives (`scale · q`): q8's per-row scale is repeated in each of its blocks, and
  * a row's last block is padded with zeros (the zero point).
  */
-export function matmulNBitsWeights(tensor: QuantizedTensorV1): NBitsWeights {
-  let weights = repacked.get(tensor);
+/**
+ * `repack`'s result, computed once per tensor within one export (`shared`: the standard and the
+ * read-positions graph of a folder share the arrays, and so the external data). Kept only as long
+ * as the export: a backend holding the model must not hold the repacked copy too.
+ */
+export function matmulNBitsWeights(tensor: QuantizedTensorV1, shared: Map<QuantizedTensorV1, NBitsWeights>): NBitsWeights {
+  let weights = shared.get(tensor);
   if (weights === undefined) {
     weights = repack(tensor);
-    repacked.set(tensor, weights);
+    shared.set(tensor, weights);
   }
   return weights;
 }
 
-interface NBitsWeights {
+export interface NBitsWeights {
   bits: 4 | 8;
   data: Uint8Array;
   scales: Float32Array;
   blocks: number;
 }
-
-/** Repacked once per tensor: the standard and the read-positions graph of an export share the arrays (and so the external data). */
-const repacked = new WeakMap<QuantizedTensorV1, NBitsWeights>();
 
 function repack(tensor: QuantizedTensorV1): NBitsWeights {
   const { format, rows, columns } = tensor;
