@@ -3,16 +3,10 @@ import { weightDtypes, type WeightDtypeV1 } from '@reward-lens/core';
 import { defaultBackend, recipeNames, type ModelSettings } from './load-process-rm.js';
 import { parseIntegerOption, seedRange } from './parse-integer-option.js';
 import { UsageError } from './usage-error.js';
+import { stringOptions } from './option-table.js';
 
 /** The flags that choose a PRM, shared by the commands that load one (`score`, `caps`). */
-export const modelOptions = {
-  model: { type: 'string' },
-  recipe: { type: 'string' },
-  backend: { type: 'string' },
-  seed: { type: 'string' },
-  threads: { type: 'string' },
-  dtype: { type: 'string' },
-} as const;
+export const modelOptions = stringOptions('model', 'recipe', 'backend', 'seed', 'threads', 'dtype');
 
 /** `--dtype` in every help that has it. */
 export const dtypeOptionHelp = `  --dtype <type>            how the weights are held: fp32 (default); bf16 or fp16 (2 bytes a

@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { InvalidInputError, stepDetectionModes, validateStepDetector, type StepDetectionMode, type StepDetector } from '@reward-lens/core';
 import { UsageError } from './usage-error.js';
+import { stringOptions } from './option-table.js';
 
 /** The flags that choose how a solution given as one text is split into steps. */
-export const stepDetectionOptions = {
-  'step-detection': { type: 'string' },
-  'step-detector': { type: 'string' },
-} as const;
+export const stepDetectionOptions = stringOptions('step-detection', 'step-detector');
 
 export const stepDetectionOptionsHelp = `  --step-detection <mode>   auto (default): the model's learned step-boundary detector splits a
                             solution the delimiter leaves as one step; learned: it splits every

@@ -6,6 +6,7 @@ import { parseCommandLine } from '../parse-command-line.js';
 import { exitCodes } from '../report-error.js';
 import { outputWidth, wrap } from '../text-layout.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption } from '../option-table.js';
 
 const capsUsage = `Usage:
   reward-lens caps [--model <folder>] [--recipe <name>] [--backend <name>] [--seed <n>] [--json]
@@ -22,8 +23,8 @@ ${modelOptionsHelp}
 
 const capsOptions = {
   ...modelOptions,
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...booleanOptions('json'),
+  ...helpOption,
 } as const;
 
 function capsReport(prm: ProcessRM) {

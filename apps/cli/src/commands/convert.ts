@@ -10,6 +10,7 @@ import { exitCodes } from '../report-error.js';
 import { outputWidth, wrap } from '../text-layout.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption } from '../option-table.js';
 
 const convertUsage = `Usage:
   reward-lens convert llama2c <checkpoint.bin> <tokenizer.bin> <out-folder> [--force]
@@ -29,8 +30,8 @@ Examples:
 `;
 
 const convertOptions = {
-  force: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...booleanOptions('force'),
+  ...helpOption,
 } as const;
 
 async function readInput(path: string): Promise<{ bytes: Uint8Array; fileName: string }> {

@@ -4,23 +4,16 @@ import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { UsageError } from '../usage-error.js';
+import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
 
 export const evalOptions = {
   data: { type: 'string', short: 'd' },
-  format: { type: 'string' },
-  calibration: { type: 'string' },
-  'calibration-method': { type: 'string' },
-  'calibration-domain': { type: 'string' },
-  'save-calibration': { type: 'string' },
-  threshold: { type: 'string' },
-  predictions: { type: 'string' },
-  report: { type: 'string' },
-  json: { type: 'boolean' },
+  ...stringOptions('format', 'calibration', 'calibration-method', 'calibration-domain', 'save-calibration', 'threshold', 'predictions', 'report'),
+  ...booleanOptions('json'),
   ...modelOptions,
-  'batch-size': { type: 'string' },
-  truncation: { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('batch-size', 'truncation'),
+  ...quietOption,
+  ...helpOption,
 } as const;
 
 export interface EvalSettings extends ModelSettings {

@@ -12,6 +12,7 @@ import { exitCodes } from '../report-error.js';
 import { outputWidth } from '../text-layout.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const exportUsage = `Usage:
   reward-lens export onnx <model-folder> <out-folder> [--recipe <name>] [--no-past]
@@ -52,12 +53,9 @@ Examples:
 `;
 
 const exportOptions = {
-  recipe: { type: 'string' },
-  'no-past': { type: 'boolean' },
-  'hidden-states': { type: 'boolean' },
-  dtype: { type: 'string' },
-  force: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('recipe', 'dtype'),
+  ...booleanOptions('no-past', 'hidden-states', 'force'),
+  ...helpOption,
 } as const;
 
 function parseExportCommandLine(args: readonly string[]) {

@@ -10,6 +10,7 @@ import { exitCodes } from '../report-error.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 // llama2.c's run defaults (-n 256 -t 1.0 -p 0.9); its seed is the time of day, ours is fixed.
 const defaults = { maxTokens: 256, temperature: 1, topP: 0.9, seed: 1 } as const;
@@ -59,18 +60,12 @@ Examples:
 `;
 
 const generateOptions = {
-  model: { type: 'string' },
-  backend: { type: 'string' },
-  dtype: { type: 'string' },
+  ...stringOptions('model', 'backend', 'dtype'),
   prompt: { type: 'string', multiple: true },
-  'max-tokens': { type: 'string' },
-  temperature: { type: 'string' },
-  'top-p': { type: 'string' },
-  seed: { type: 'string' },
+  ...stringOptions('max-tokens', 'temperature', 'top-p', 'seed'),
   stop: { type: 'string', multiple: true },
-  'include-stop': { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...booleanOptions('include-stop', 'json'),
+  ...helpOption,
 } as const;
 
 function parseGenerateSettings(args: readonly string[]) {

@@ -15,6 +15,7 @@ import { parseStepDetectionChoice, stepDetectionOptions, stepDetectionOptionsHel
 import { outputWidth } from '../text-layout.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const inspectUsage = `Usage:
   reward-lens inspect --problem <text> --solution <text> [options]
@@ -58,22 +59,14 @@ Examples:
 `;
 
 const inspectOptions = {
-  problem: { type: 'string' },
-  solution: { type: 'string' },
+  ...stringOptions('problem', 'solution'),
   step: { type: 'string', multiple: true },
-  delimiter: { type: 'string' },
+  ...stringOptions('delimiter'),
   ...modelOptions,
   ...stepDetectionOptions,
-  layers: { type: 'string' },
-  'ig-steps': { type: 'string' },
-  baseline: { type: 'string' },
-  top: { type: 'string' },
-  'probe-data': { type: 'string' },
-  'probe-limit': { type: 'string' },
-  'probe-held-out': { type: 'string' },
-  html: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('layers', 'ig-steps', 'baseline', 'top', 'probe-data', 'probe-limit', 'probe-held-out', 'html'),
+  ...booleanOptions('json'),
+  ...helpOption,
 } as const;
 
 /** `reward-lens inspect`: the per-layer readout and the token attributions of one solution, in the terminal and as a page. */

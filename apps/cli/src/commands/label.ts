@@ -17,6 +17,7 @@ import { checkReadable } from './search-input-check.js';
 import { readJsonRecords, stepsOf, type JsonRecord } from './search-json-records.js';
 import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
+import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
 
 const labelUsage = `Usage:
   reward-lens label --completer <policy> --file <solutions.jsonl> [--out <labels.jsonl>] [options]
@@ -76,24 +77,15 @@ Examples:
 
 const labelOptions = {
   ...policyOptions,
-  completer: { type: 'string' },
-  policy: { type: 'string' },
+  ...stringOptions('completer', 'policy'),
   file: { type: 'string', short: 'f' },
-  out: { type: 'string' },
-  force: { type: 'boolean' },
-  rollouts: { type: 'string' },
-  mode: { type: 'string' },
-  labels: { type: 'string' },
-  'max-steps': { type: 'string' },
-  seed: { type: 'string' },
-  delimiter: { type: 'string' },
-  judge: { type: 'string' },
-  'judge-recipe': { type: 'string' },
-  'judge-threshold': { type: 'string' },
-  consensus: { type: 'string' },
-  details: { type: 'boolean' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('out'),
+  ...booleanOptions('force'),
+  ...stringOptions('rollouts', 'mode', 'labels', 'max-steps', 'seed', 'delimiter'),
+  ...stringOptions('judge', 'judge-recipe', 'judge-threshold', 'consensus'),
+  ...booleanOptions('details'),
+  ...quietOption,
+  ...helpOption,
 } as const;
 
 function oneOf<Value extends string>(flag: string, text: string | undefined, allowed: readonly Value[], fallback: Value): Value {

@@ -22,6 +22,7 @@ import { parseNumberOption } from '../parse-number-option.js';
 import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const organismUsage = `Usage:
   reward-lens organism [--n <count>] [--seed <n>] [--format processbench|trl|organism] [--out <file>] [knobs]
@@ -70,20 +71,10 @@ Examples:
 `;
 
 const organismOptions = {
-  n: { type: 'string' },
-  from: { type: 'string' },
-  seed: { type: 'string' },
-  format: { type: 'string' },
-  labels: { type: 'string' },
-  pairs: { type: 'boolean' },
-  out: { type: 'string' },
-  steps: { type: 'string' },
-  'max-number': { type: 'string' },
-  ops: { type: 'string' },
-  'correct-fraction': { type: 'string' },
-  errors: { type: 'string' },
-  distractors: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('n', 'from', 'seed', 'format', 'labels'),
+  ...booleanOptions('pairs'),
+  ...stringOptions('out', 'steps', 'max-number', 'ops', 'correct-fraction', 'errors', 'distractors'),
+  ...helpOption,
 } as const;
 
 const formats = ['processbench', 'trl', 'organism'] as const;

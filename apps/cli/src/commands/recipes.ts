@@ -5,6 +5,7 @@ import { summarizeRecipe, type RecipeSummary } from '../recipes/summarize-recipe
 import { exitCodes } from '../report-error.js';
 import { outputWidth, wrap } from '../text-layout.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption } from '../option-table.js';
 
 const recipesUsage = `Usage:
   reward-lens recipes [--json]
@@ -20,8 +21,8 @@ Options:
 `;
 
 const recipesOptions = {
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...booleanOptions('json'),
+  ...helpOption,
 } as const;
 
 function formatRecipeText(summary: RecipeSummary, width: number): string {

@@ -19,6 +19,7 @@ import { writeText } from '../write-text.js';
 import { labelFields, readJsonRecords } from './search-json-records.js';
 import { checkReadable } from './search-input-check.js';
 import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
+import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
 
 const methods: readonly RerankMethod[] = ['weighted-vote', 'best-of-n', 'majority-vote'];
 const percentMeanings: readonly PercentMeaning[] = ['auto', 'fraction', 'number'];
@@ -72,12 +73,10 @@ Examples:
 const rerankOptions = {
   ...prmOptions,
   file: { type: 'string', short: 'f' },
-  method: { type: 'string' },
-  aggregate: { type: 'string' },
-  percent: { type: 'string' },
-  json: { type: 'boolean' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('method', 'aggregate', 'percent'),
+  ...booleanOptions('json'),
+  ...quietOption,
+  ...helpOption,
 } as const;
 
 function parseRerankSettings(args: readonly string[], stdinIsTerminal: boolean) {

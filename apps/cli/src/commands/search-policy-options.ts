@@ -5,6 +5,7 @@ import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
+import { booleanOptions, stringOptions } from '../option-table.js';
 
 /** How `--policy organism:...` is written, for the help. */
 export const organismPolicyHelp = `organism[:error=<p>,rescue=<r>,kinds=<kind>+<kind>]: the organism's
@@ -16,20 +17,10 @@ export const organismPolicyHelp = `organism[:error=<p>,rescue=<r>,kinds=<kind>+<
 
 /** The flags that say how a policy samples and, for a server, how it is reached (`search`, `label`). */
 export const policyOptions = {
-  'policy-backend': { type: 'string' },
-  template: { type: 'string' },
-  'step-delimiter': { type: 'string' },
-  temperature: { type: 'string' },
-  'top-p': { type: 'string' },
-  'max-step-tokens': { type: 'string' },
-  'max-solution-tokens': { type: 'string' },
-  'served-model': { type: 'string' },
-  'api-key': { type: 'string' },
-  stream: { type: 'boolean' },
-  timeout: { type: 'string' },
-  concurrency: { type: 'string' },
-  retries: { type: 'string' },
-  threads: { type: 'string' },
+  ...stringOptions('policy-backend', 'template', 'step-delimiter', 'temperature', 'top-p', 'max-step-tokens', 'max-solution-tokens'),
+  ...stringOptions('served-model', 'api-key'),
+  ...booleanOptions('stream'),
+  ...stringOptions('timeout', 'concurrency', 'retries', 'threads'),
 } as const;
 
 /** The flags' help; `flag` is the option that names the policy (`--policy`, `--completer`). */

@@ -3,16 +3,10 @@ import { meterBackend, type BackendMeter } from '@reward-lens/search';
 import { loadProcessRM } from '../load-process-rm.js';
 import { backendOptionHelp, parseModelChoice, threadsOptionHelp } from '../model-options.js';
 import { UsageError } from '../usage-error.js';
+import { stringOptions } from '../option-table.js';
 
 /** The flags that choose the PRM of `search` and `rerank` (`--prm` is `score`'s `--model`). */
-export const prmOptions = {
-  prm: { type: 'string' },
-  model: { type: 'string' },
-  recipe: { type: 'string' },
-  backend: { type: 'string' },
-  seed: { type: 'string' },
-  threads: { type: 'string' },
-} as const;
+export const prmOptions = stringOptions('prm', 'model', 'recipe', 'backend', 'seed', 'threads');
 
 export const prmOptionsHelp = `  --prm <folder>            the PRM: a Hugging Face-style model folder (config.json,
                             model.safetensors or model.onnx, tokenizer.json); --model is the

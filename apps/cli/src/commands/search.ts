@@ -12,6 +12,7 @@ import { labelFields, readJsonRecords } from './search-json-records.js';
 import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { organismPolicyHelp, parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const strategies: readonly SearchStrategy[] = ['beam', 'dvts', 'best-of-n'];
 
@@ -73,20 +74,11 @@ Examples:
 const searchOptions = {
   ...prmOptions,
   ...policyOptions,
-  policy: { type: 'string' },
-  problem: { type: 'string' },
+  ...stringOptions('policy', 'problem'),
   file: { type: 'string', short: 'f' },
-  strategy: { type: 'string' },
-  n: { type: 'string' },
-  'beam-width': { type: 'string' },
-  'max-steps': { type: 'string' },
-  'rank-by': { type: 'string' },
-  'pick-by': { type: 'string' },
-  select: { type: 'string' },
-  scoring: { type: 'string' },
-  'prm-seed': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('strategy', 'n', 'beam-width', 'max-steps', 'rank-by', 'pick-by', 'select', 'scoring', 'prm-seed'),
+  ...booleanOptions('json'),
+  ...helpOption,
 } as const;
 
 function oneOf<Value extends string>(flag: string, text: string | undefined, allowed: readonly Value[], fallback: Value): Value {

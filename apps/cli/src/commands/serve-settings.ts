@@ -8,25 +8,15 @@ import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseDelimiterRegex } from '../score/parse-delimiter-regex.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 export const serveOptions = {
   ...modelOptions,
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'api-key': { type: 'string' },
-  'allow-unauthenticated-remote': { type: 'boolean' },
-  'served-model-name': { type: 'string' },
-  'max-batch-tokens': { type: 'string' },
-  'max-batch-size': { type: 'string' },
-  'max-wait-ms': { type: 'string' },
-  'max-body-bytes': { type: 'string' },
-  'max-request-tokens': { type: 'string' },
-  'request-timeout-ms': { type: 'string' },
-  delimiter: { type: 'string' },
-  'delimiter-regex': { type: 'string' },
-  truncation: { type: 'string' },
-  aggregate: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('host', 'port', 'api-key'),
+  ...booleanOptions('allow-unauthenticated-remote'),
+  ...stringOptions('served-model-name', 'max-batch-tokens', 'max-batch-size', 'max-wait-ms', 'max-body-bytes', 'max-request-tokens', 'request-timeout-ms'),
+  ...stringOptions('delimiter', 'delimiter-regex', 'truncation', 'aggregate'),
+  ...helpOption,
 } as const;
 
 export interface ServeSettings extends ModelSettings {

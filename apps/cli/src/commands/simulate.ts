@@ -7,6 +7,7 @@ import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { bestOfNTable, mcLabelsTable } from './simulate-tables.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const simulateUsage = `Usage:
   reward-lens simulate mc-labels [--seed <n>] [--json] [--report <file.html>]
@@ -36,10 +37,9 @@ Options:
 `;
 
 const simulateOptions = {
-  seed: { type: 'string' },
-  json: { type: 'boolean' },
-  report: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('seed', 'report'),
+  ...booleanOptions('json'),
+  ...helpOption,
 } as const;
 
 /** `reward-lens simulate`: the toy experiments (Monte-Carlo labels, aggregation in best-of-N). */

@@ -12,6 +12,7 @@ import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
 import { readTextFile } from '../read-text-file.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const trainDetectorUsage = `Usage:
   reward-lens train-detector --data <jsonl> [--model <folder>] [--out <file>] [options]
@@ -54,20 +55,12 @@ Examples:
 
 const trainDetectorOptions = {
   ...modelOptions,
-  data: { type: 'string' },
-  out: { type: 'string' },
-  force: { type: 'boolean' },
-  'held-out': { type: 'string' },
-  'held-out-fraction': { type: 'string' },
-  'validation-fraction': { type: 'string' },
-  layers: { type: 'string' },
-  lookahead: { type: 'string' },
-  'hidden-units': { type: 'string' },
-  'max-tokens': { type: 'string' },
-  epochs: { type: 'string' },
-  name: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('data', 'out'),
+  ...booleanOptions('force'),
+  ...stringOptions('held-out', 'held-out-fraction', 'validation-fraction'),
+  ...stringOptions('layers', 'lookahead', 'hidden-units', 'max-tokens', 'epochs', 'name'),
+  ...booleanOptions('json'),
+  ...helpOption,
 } as const;
 
 function parseLayers(text: string, usage: string): number[] {

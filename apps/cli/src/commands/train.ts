@@ -22,6 +22,7 @@ import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
 import { readTextFile } from '../read-text-file.js';
 import { writeText } from '../write-text.js';
+import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
 const trainUsage = `Usage:
   reward-lens train --data <jsonl> --out <folder> (--config <config.json> --tokenizer <file|folder|characters> | --init <folder> | --resume) [options]
@@ -81,34 +82,13 @@ Examples:
 `;
 
 const trainOptions = {
-  data: { type: 'string' },
-  out: { type: 'string' },
-  config: { type: 'string' },
-  tokenizer: { type: 'string' },
-  init: { type: 'string' },
-  recipe: { type: 'string' },
-  steps: { type: 'string' },
-  'batch-tokens': { type: 'string' },
-  lr: { type: 'string' },
-  'min-lr': { type: 'string' },
-  warmup: { type: 'string' },
-  'weight-decay': { type: 'string' },
-  clip: { type: 'string' },
-  seed: { type: 'string' },
-  'all-steps': { type: 'boolean' },
-  'lm-weight': { type: 'string' },
-  'after-error': { type: 'string' },
-  threads: { type: 'string' },
-  'shard-tokens': { type: 'string' },
-  'held-out': { type: 'string' },
-  'held-out-fraction': { type: 'string' },
-  'evaluate-every': { type: 'string' },
-  threshold: { type: 'string' },
-  'checkpoint-every': { type: 'string' },
-  resume: { type: 'boolean' },
-  force: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...stringOptions('data', 'out', 'config', 'tokenizer', 'init', 'recipe'),
+  ...stringOptions('steps', 'batch-tokens', 'lr', 'min-lr', 'warmup', 'weight-decay', 'clip', 'seed'),
+  ...booleanOptions('all-steps'),
+  ...stringOptions('lm-weight', 'after-error', 'threads', 'shard-tokens'),
+  ...stringOptions('held-out', 'held-out-fraction', 'evaluate-every', 'threshold', 'checkpoint-every'),
+  ...booleanOptions('resume', 'force', 'json'),
+  ...helpOption,
 } as const;
 
 async function readJson(path: string, what: string): Promise<unknown> {

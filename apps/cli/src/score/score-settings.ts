@@ -8,26 +8,19 @@ import { UsageError } from '../usage-error.js';
 import type { InputSpec } from './input-spec.js';
 import { parseDelimiterRegex } from './parse-delimiter-regex.js';
 import { unescapeDelimiter } from './unescape-delimiter.js';
+import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
 
 export const scoreOptions = {
-  problem: { type: 'string' },
-  solution: { type: 'string' },
+  ...stringOptions('problem', 'solution'),
   step: { type: 'string', multiple: true },
   file: { type: 'string', short: 'f' },
-  json: { type: 'boolean' },
-  table: { type: 'boolean' },
+  ...booleanOptions('json', 'table'),
   ...modelOptions,
-  vllm: { type: 'string' },
-  'vllm-model': { type: 'string' },
-  'vllm-api-key': { type: 'string' },
-  truncation: { type: 'string' },
-  delimiter: { type: 'string' },
-  'delimiter-regex': { type: 'string' },
-  aggregate: { type: 'string' },
-  'batch-size': { type: 'string' },
+  ...stringOptions('vllm', 'vllm-model', 'vllm-api-key'),
+  ...stringOptions('truncation', 'delimiter', 'delimiter-regex', 'aggregate', 'batch-size'),
   ...stepDetectionOptions,
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
+  ...quietOption,
+  ...helpOption,
 } as const;
 
 export interface ScoreSettings extends ModelSettings {
