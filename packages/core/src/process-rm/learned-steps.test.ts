@@ -140,4 +140,21 @@ describe('the learned step-boundary detector in ProcessRM', () => {
       /stepDetection must be one of auto, learned, delimiter/,
     );
   });
+
+  it('settles steps before tokenizing: the detector reads one layout, then the pair is tokenized once with the steps it found', async () => {
+    const encoded: string[] = [];
+    const encode = (text: string) => {
+      encoded.push(text);
+      return tokenizer.encode(text);
+    };
+    const counting = { ...tokenizer, encode };
+    const counted = ProcessRM.fromBackend(createReferenceBackend(model), counting, { stepDetector: sentenceEndDetector() });
+    const pair = await counted.segment([problem, oneLine]);
+    expect(pair.meta.stepMethod).toBe('learned');
+    // Whole-text tokenization: one encode per layout (the detector's one-step layout, the scoring layout).
+    expect(encoded.filter((text) => text.includes(oneLine))).toHaveLength(2);
+    encoded.length = 0;
+    await counted.segment([problem, sentences.join('\n')]);
+    expect(encoded.filter((text) => text.includes(problem))).toHaveLength(1);
+  });
 });

@@ -1,13 +1,9 @@
-import { type BackendV1, type Capabilities, hasCapability, InvalidInputError, RewardLensError, UnsupportedCapabilityError } from '@reward-lens/spec';
+import { type BackendV1, type Capabilities, hasCapability, InvalidInputError, UnsupportedCapabilityError } from '@reward-lens/spec';
 
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import type { Segmentation } from '../segmenter/types.js';
-import type { DetectionContext } from '../step-detection/detection-features.js';
-import { detectSteps, type DetectedSteps } from '../step-detection/detect-steps.js';
+import type { DetectedSteps } from '../step-detection/detect-steps.js';
 import { describeStepDetector, stepDetectorMismatch, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
-import type { NormalizedInput } from './scoring-input.js';
-import type { TokenizedBatch } from './tokenized-batch.js';
-import type { TokenizedPair } from './tokenize-pair.js';
 
 /**
  * When the learned step-boundary detector splits a solution given as one text: `'auto'` where the
@@ -108,48 +104,4 @@ export function learnedSegmentation(solution: string, detected: DetectedSteps, d
     },
     droppedEmptySteps: 0,
   };
-}
-
-export interface LearnedStepsContext extends DetectionContext {
-  /** The input laid out with these steps. */
-  tokenize(input: NormalizedInput, segmentation: Segmentation): TokenizedPair;
-  /** Why the delimiter gave a solution fewer than two steps (`no delimiter "\n" found`). */
-  shortfallOf(input: NormalizedInput & { solution: string }): string | undefined;
-}
-
-/**
- * Runs the learned detector on the inputs it applies to (solutions given as one text that the
- * delimiter left as one step, or all of them under `'learned'`) and lays those inputs out again
- * with the steps it found. Other inputs are left as they are.
- */
-export async function applyLearnedSteps(
-  context: LearnedStepsContext,
-  setting: StepDetectionSetting,
-  inputs: readonly (NormalizedInput | null)[],
-  batch: TokenizedBatch,
-  report: (index: number, error: RewardLensError) => void,
-): Promise<void> {
-  const { detector } = setting;
-  if (detector === undefined || setting.mode === 'delimiter') return;
-  const chosen = inputs.flatMap((input, index) => {
-    if (input === null || input.solution === undefined || batch.errors[index] !== null) return [];
-    if (setting.mode === 'auto' && batch.pairs[index]!.meta.stepMethod !== 'single') return [];
-    return [{ index, input: input as NormalizedInput & { solution: string } }];
-  });
-  if (chosen.length === 0) return;
-  const detected = await detectSteps(
-    context,
-    detector,
-    chosen.map(({ input }) => ({ problem: input.problem, solution: input.solution })),
-  );
-  chosen.forEach(({ index, input }, position) => {
-    const shortfall = batch.pairs[index]!.meta.stepMethod === 'single' ? context.shortfallOf(input) : undefined;
-    const lead = setting.mode === 'learned' ? "step detection 'learned' (the delimiter is not used)" : (shortfall ?? 'the delimiter gave one step');
-    try {
-      batch.pairs[index] = context.tokenize(input, learnedSegmentation(input.solution, detected[position]!, detector, lead));
-    } catch (error) {
-      if (!RewardLensError.isInstance(error)) throw error;
-      report(index, error);
-    }
-  });
 }

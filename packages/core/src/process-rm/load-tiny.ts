@@ -1,9 +1,9 @@
 import { backendCreateOptions } from '@reward-lens/spec/internal';
 import {
+  BackendResolutionError,
   registeredBackends,
   resolveBackend,
   type ResolvedBackend,
-  BackendResolutionError,
   InvalidInputError,
   createRandomDecoder,
   tinyDecoderConfig,
@@ -28,25 +28,15 @@ export interface TinyModelOptions {
   dtype?: WeightDtypeV1;
 }
 
-// A variable specifier keeps bundlers from resolving the optional package at build time.
-const tinyRegisterEntry = '@reward-lens/backend-tiny/register';
-
-async function ensureTinyRegistered(): Promise<void> {
+/**
+ * Core imports no backend: `'tiny'` is whatever registered under that name, which is
+ * backend-tiny once its `register` entry has been imported (model-default and the CLI import it).
+ */
+function checkTinyRegistered(): void {
   if (registeredBackends().some((registration) => registration.name === 'tiny')) return;
-  try {
-    await import(/* @vite-ignore */ tinyRegisterEntry);
-  } catch (error) {
-    throw new BackendResolutionError(
-      'tiny',
-      [
-        {
-          name: 'tiny',
-          reason: `not registered and "${tinyRegisterEntry}" could not be imported (install @reward-lens/backend-tiny and import its register entry)`,
-        },
-      ],
-      { cause: error },
-    );
-  }
+  throw new BackendResolutionError('tiny', [
+    { name: 'tiny', reason: 'not registered: import "@reward-lens/backend-tiny/register" first (install @reward-lens/backend-tiny)' },
+  ]);
 }
 
 /** The seeded random model with the byte-BPE tokenizer it was sized for, on the requested backend. */
@@ -54,7 +44,7 @@ export async function loadTinyModel(options: TinyModelOptions): Promise<Resolved
   const seed = options.seed ?? 0;
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new InvalidInputError(`seed must be an integer from 0 to 4294967295, got ${seed}`);
   const requested = options.backend ?? 'tiny';
-  if (requested === 'tiny') await ensureTinyRegistered();
+  if (requested === 'tiny') checkTinyRegistered();
   const config = options.config ?? tinyDecoderConfig;
   const model = createRandomDecoder({ seed, config });
   const resolved = await resolveBackend(

@@ -2,14 +2,13 @@ import type { BackendV1 } from '@reward-lens/spec';
 import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import type { DomainCheck } from '../domain/domain-check.js';
 import type { ReadingRecipe } from '../recipes/reading-recipe.js';
-import { segmentSolution } from '../segmenter/segment-solution.js';
-import type { Segmentation } from '../segmenter/types.js';
-import type { DetectionContext } from '../step-detection/detection-features.js';
 import { checkDomain } from './check-domain.js';
-import { applyLearnedSteps, type StepDetectionSetting } from './learned-steps.js';
+import type { DetectionContext } from './detection-features.js';
+import type { StepDetectionSetting } from './learned-steps.js';
 import type { NormalizedInput, ScoringInput } from './scoring-input.js';
 import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';
-import { tokenizeInputs } from './tokenize-inputs.js';
+import { settleSteps } from './settle-steps.js';
+import { checkInputs, tokenizeChecked } from './tokenize-inputs.js';
 import { tokenizePair, type TokenizedPair, type TokenizeOptions } from './tokenize-pair.js';
 
 /** What laying pairs out needs: the tokenizer and recipe, the tokenize options, the learned detector's setting, and the backend it runs on (none on a score source). */
@@ -38,24 +37,19 @@ export function detectionContext(context: PairLayoutContext & { backend: Backend
   };
 }
 
-/** Tokenizes every input (see `tokenizeInputs`), runs the learned step detector where it applies, then the domain checks. */
+/**
+ * Settles every input's steps first (`settleSteps`: the delimiter, then the learned detector where
+ * it applies), then tokenizes each pair once with them, then runs the domain checks.
+ */
 export async function layOutBatch(context: PairLayoutContext, inputs: readonly ScoringInput[], options: ScoringOptions): Promise<TokenizedBatch> {
-  const { tokenizer, recipe, tokenizeOptions } = context;
-  const { batch, normalized, fail } = tokenizeInputs(inputs, options, (input) => tokenizePair(tokenizer, recipe, input, tokenizeOptions));
-  const { backend } = context;
-  if (backend && context.stepDetection.detector !== undefined) {
-    await applyLearnedSteps(
-      {
-        ...detectionContext({ ...context, backend }),
-        tokenize: (input: NormalizedInput, segmentation: Segmentation) => tokenizePair(tokenizer, recipe, input, { ...tokenizeOptions, segmentation }),
-        shortfallOf: (input) => segmentSolution(input.solution, { delimiter: tokenizeOptions.delimiter }).delimiterShortfall,
-      },
-      context.stepDetection,
-      normalized,
-      batch,
-      fail,
-    );
-  }
+  const { tokenizer, recipe, tokenizeOptions, backend } = context;
+  const checked = checkInputs(inputs, options);
+  const detection = backend && context.stepDetection.detector !== undefined ? detectionContext({ ...context, backend }) : undefined;
+  const segmentations = await settleSteps({ tokenizer, tokenizeOptions, stepDetection: context.stepDetection, detection }, checked);
+  const { batch, normalized } = tokenizeChecked(checked, (input, index) => {
+    const segmentation = segmentations[index];
+    return tokenizePair(tokenizer, recipe, input, segmentation ? { ...tokenizeOptions, segmentation } : tokenizeOptions);
+  });
   if (context.domainChecks.length > 0) checkDomain(context.domainChecks, normalized, batch);
   return batch;
 }

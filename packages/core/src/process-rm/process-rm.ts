@@ -15,7 +15,8 @@ import { tokenDomainCheck } from '../domain/token-domain.js';
 import { validateStepCalibration, type StepCalibration } from '../calibration/step-calibration.js';
 import { sequenceClassifierRecipeFor } from './sequence-classifier.js';
 import { plainValueRecipe, recipeGauge, type ReadingRecipe } from '../recipes/reading-recipe.js';
-import { readDetectionFeatures, type DetectionFeatureOptions, type SolutionTokenFeatures } from '../step-detection/detection-features.js';
+import type { DetectionFeatureOptions, SolutionTokenFeatures } from '../step-detection/solution-token-features.js';
+import { readDetectionFeatures } from './detection-features.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import type { PrmTokenizer } from '@reward-lens/tokenizers';
 import { type ForwardContext, readHiddenStates, readLocalHead } from './forward-valid.js';
@@ -98,7 +99,7 @@ export class ProcessRM {
     return new ProcessRM(backend, tokenizer, options);
   }
 
-  /** The seeded tiny PRM: random weights (the same on every platform), the byte-BPE tokenizer, a raw value head. Scores are meaningless; segmentation and reads are exact. */
+  /** The seeded tiny PRM on backend-tiny (import `@reward-lens/backend-tiny/register` first) or `options.backend`: random weights (the same on every platform), the byte-BPE tokenizer, a raw value head. Scores are meaningless; segmentation and reads are exact. */
   static async fromTiny(options: TinyModelOptions & ProcessRMOptions = {}): Promise<ProcessRM> {
     const { backend, tokenizer, notes } = await loadTinyModel(options);
     return new ProcessRM(backend, tokenizer, { ...options, notes: [...notes, ...(options.notes ?? [])] });

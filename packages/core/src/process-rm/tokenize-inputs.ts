@@ -21,14 +21,18 @@ export interface TokenizedInputs {
 }
 
 /**
- * Tokenizes every input. With `onInvalid: 'report'`, an input that cannot be scored (malformed,
- * empty, too long) becomes an error entry and a placeholder pair with no steps, and the others go on.
+ * The inputs checked before anything is tokenized: per input, its normalized form, or (null) the
+ * error it gave. Errors wait in `pending` until `tokenizeChecked` records them in input order, so
+ * that `onInvalid: 'throw'` names the first failing input whichever stage found its fault.
  */
-export function tokenizeInputs(
-  inputs: readonly ScoringInput[],
-  options: ScoringOptions,
-  tokenizeOne: (input: NormalizedInput) => TokenizedPair,
-): TokenizedInputs {
+export interface CheckedInputs {
+  normalized: (NormalizedInput | null)[];
+  pending: (RewardLensError | undefined)[];
+  onInvalid: 'throw' | 'report';
+}
+
+/** Checks the list and each input's shape (see `tokenizeChecked`). */
+export function checkInputs(inputs: readonly ScoringInput[], options: ScoringOptions): CheckedInputs {
   if (!Array.isArray(inputs)) throw new InvalidInputError('expected a list of pairs');
   if (inputs.length === 2 && inputs.every((item) => typeof item === 'string')) {
     throw new InvalidInputError('expected a list of pairs; wrap a single [problem, solution] pair in a list: [[problem, solution]]');
@@ -37,21 +41,41 @@ export function tokenizeInputs(
   if (onInvalid !== 'throw' && onInvalid !== 'report') {
     throw new InvalidInputError(`onInvalid must be 'throw' or 'report', got ${JSON.stringify(onInvalid)}`, { location: 'options.onInvalid' });
   }
-  const batch: TokenizedBatch = { pairs: [], errors: [] };
   const normalized: (NormalizedInput | null)[] = [];
+  const pending: (RewardLensError | undefined)[] = [];
+  inputs.forEach((input, index) => {
+    normalized.push(null);
+    pending.push(undefined);
+    try {
+      normalized[index] = normalizeScoringInput(input, `pair ${index}`);
+    } catch (error) {
+      if (!RewardLensError.isInstance(error)) throw error;
+      pending[index] = error;
+    }
+  });
+  return { normalized, pending, onInvalid };
+}
+
+/**
+ * Tokenizes the checked inputs in order. With `onInvalid: 'report'`, an input that cannot be
+ * scored (malformed, empty, too long) becomes an error entry and a placeholder pair with no steps,
+ * and the others go on.
+ */
+export function tokenizeChecked(checked: CheckedInputs, tokenizeOne: (input: NormalizedInput, index: number) => TokenizedPair): TokenizedInputs {
+  const batch: TokenizedBatch = { pairs: [], errors: [] };
+  const { normalized } = checked;
   const fail = (index: number, error: RewardLensError) => {
-    if (onInvalid === 'throw') throw namingInput(error, index);
+    if (checked.onInvalid === 'throw') throw namingInput(error, index);
     batch.pairs[index] = unscoredPair(error);
     batch.errors[index] = error;
   };
-  inputs.forEach((input, index) => {
+  normalized.forEach((input, index) => {
     batch.pairs.push(unscoredPair(new InvalidInputError('not tokenized')));
     batch.errors.push(null);
-    normalized.push(null);
     try {
-      const checked = normalizeScoringInput(input, `pair ${index}`);
-      normalized[index] = checked;
-      batch.pairs[index] = tokenizeOne(checked);
+      const pending = checked.pending[index];
+      if (pending !== undefined) throw pending;
+      batch.pairs[index] = tokenizeOne(input!, index);
     } catch (error) {
       if (!RewardLensError.isInstance(error)) throw error;
       fail(index, error);

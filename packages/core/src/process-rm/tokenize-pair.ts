@@ -91,6 +91,27 @@ interface Layout {
   pieces: Piece[];
 }
 
+/** A solution given as one text, split as the tokenize options say (the delimiter, or a text-only detector), before any tokenizing. */
+export function delimiterSegmentation(solution: string, options: TokenizeOptions): Segmentation {
+  return segmentSolution(solution, {
+    delimiter: options.delimiter,
+    ...(options.detector ? { detector: options.detector } : {}),
+    ...(options.singleStepAdvice ? { singleStepAdvice: options.singleStepAdvice } : {}),
+  });
+}
+
+/**
+ * Refuses a pair certainly too long before it is segmented or tokenized: the laid-out text holds
+ * at least the problem's and the steps' characters, and this is judged from their count alone,
+ * in memory that does not follow the text's length.
+ */
+export function refuseCertainlyTooLong(tokenizer: PrmTokenizer, input: NormalizedInput, options: TokenizeOptions): void {
+  if (options.truncation === 'left') return;
+  const characters = input.problem.length + (input.steps ? input.steps.reduce((total, step) => total + step.length, 0) : input.solution.length);
+  const minimumTokens = tokensAtLeast(tokenizer, characters, options.maxPositions);
+  if (minimumTokens !== undefined) throw new SequenceTooLongError(minimumTokens, options.maxPositions, { lowerBoundFromCharacters: characters });
+}
+
 function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): Layout {
   const { template } = recipe;
   if (recipe.readAt.at === 'piece-end' && recipe.tokenization !== 'per-piece') {
@@ -101,13 +122,7 @@ function layOut(recipe: ReadingRecipe, input: NormalizedInput, options: Tokenize
       ? segmentGivenSteps([...input.steps], typeof options.delimiter === 'string' ? options.delimiter : template.stepJoiner)
       : {
           solution: input.solution,
-          segmentation:
-            options.segmentation ??
-            segmentSolution(input.solution, {
-              delimiter: options.delimiter,
-              ...(options.detector ? { detector: options.detector } : {}),
-              ...(options.singleStepAdvice ? { singleStepAdvice: options.singleStepAdvice } : {}),
-            }),
+          segmentation: options.segmentation ?? delimiterSegmentation(input.solution, options),
         };
   const head = template.prefix + input.problem + template.problemSuffix;
   const problemSpan: CharSpan = [template.prefix.length, template.prefix.length + input.problem.length];
@@ -186,13 +201,7 @@ function encodeLayout(
 
 /** Lays a pair out as `recipe` reads it, encodes it and maps every step to its read position. */
 export function tokenizePair(tokenizer: PrmTokenizer, recipe: ReadingRecipe, input: NormalizedInput, options: TokenizeOptions): TokenizedPair {
-  if (options.truncation !== 'left') {
-    // The laid-out text holds at least the problem and the steps' characters: a text certainly too
-    // long is refused before it is segmented, in memory that does not follow its length.
-    const characters = input.problem.length + (input.steps ? input.steps.reduce((total, step) => total + step.length, 0) : input.solution.length);
-    const minimumTokens = tokensAtLeast(tokenizer, characters, options.maxPositions);
-    if (minimumTokens !== undefined) throw new SequenceTooLongError(minimumTokens, options.maxPositions, { lowerBoundFromCharacters: characters });
-  }
+  refuseCertainlyTooLong(tokenizer, input, options);
   const layout = layOut(recipe, input, options);
   const window = planTokenizationWindow(tokenizer, layout.text, options.maxPositions);
   if (window.kind === 'longer-than-window' && options.truncation !== 'left') {

@@ -1,6 +1,6 @@
 import { probeLogits, sigmoid } from '../probes/probe.js';
 import type { CharSpan } from '@reward-lens/tokenizers';
-import { readDetectionFeatures, type DetectionContext, type SolutionTokenFeatures } from './detection-features.js';
+import type { SolutionTokenFeatures } from './solution-token-features.js';
 import type { StepDetector } from './step-detector.js';
 import { stepSpansAtTokenEnds } from './step-spans.js';
 
@@ -38,14 +38,4 @@ export function stepsFromProbabilities(detector: StepDetector, tokens: SolutionT
     return best;
   });
   return { spans, boundaryProbabilities: boundaryProbabilitiesKept };
-}
-
-/** Runs a detector over solutions: one forward pass per batch, reading its layer at every solution token. */
-export async function detectSteps(
-  context: DetectionContext,
-  detector: StepDetector,
-  inputs: readonly { problem: string; solution: string }[],
-): Promise<DetectedSteps[]> {
-  const tokens = await readDetectionFeatures(context, inputs, { layers: [detector.layer], lookahead: detector.lookahead });
-  return tokens.map((solutionTokens) => stepsFromProbabilities(detector, solutionTokens, boundaryProbabilities(detector, solutionTokens)));
 }

@@ -8,4 +8,4 @@ export {
 } from './step-detector.js';
 export { stepSpansAtTokenEnds } from './step-spans.js';
 export { boundaryProbabilities, stepsFromProbabilities, type DetectedSteps } from './detect-steps.js';
-export type { DetectionFeatureOptions, SolutionTokenFeatures } from './detection-features.js';
+export type { DetectionFeatureOptions, SolutionTokenFeatures } from './solution-token-features.js';

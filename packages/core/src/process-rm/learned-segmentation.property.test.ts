@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRandomDecoder } from '@reward-lens/spec';
-import { learnedSegmentation } from '../process-rm/learned-steps.js';
-import { normalizeScoringInput } from '../process-rm/scoring-input.js';
-import { tokenizePair, type TokenizeOptions } from '../process-rm/tokenize-pair.js';
+import { learnedSegmentation } from './learned-steps.js';
+import { normalizeScoringInput } from './scoring-input.js';
+import { tokenizePair, type TokenizeOptions } from './tokenize-pair.js';
 import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import { plainValueRecipe } from '../recipes/reading-recipe.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
 import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
 import { readDetectionFeatures } from './detection-features.js';
-import type { StepDetector } from './step-detector.js';
-import { stepSpansAtTokenEnds } from './step-spans.js';
+import type { StepDetector } from '../step-detection/step-detector.js';
+import { stepSpansAtTokenEnds } from '../step-detection/step-spans.js';
 
 const tokenizer = createByteBpeTokenizer();
 const options: TokenizeOptions = { delimiter: '\n', maxPositions: 1024, truncation: 'none' };

@@ -1,8 +1,9 @@
 import { type BackendV1, type ReadRequestV1, InvalidInputError } from '@reward-lens/spec';
 
-import { forwardReadsInBatches } from '../process-rm/forward-batches.js';
-import type { TokenizedPair } from '../process-rm/tokenize-pair.js';
 import type { CharSpan } from '@reward-lens/tokenizers';
+import type { DetectionFeatureOptions, SolutionTokenFeatures } from '../step-detection/solution-token-features.js';
+import { forwardReadsInBatches } from './forward-batches.js';
+import type { TokenizedPair } from './tokenize-pair.js';
 
 /** What reading a detector's features needs of a PRM. */
 export interface DetectionContext {
@@ -14,24 +15,33 @@ export interface DetectionContext {
   padTokenId: number;
 }
 
-export interface DetectionFeatureOptions {
-  /** Hidden states read (0 = embeddings, k = after decoder layer k). */
-  layers: readonly number[];
-  /** 1: each token's features are its hidden state and the next token's. */
-  lookahead: 0 | 1;
+/** One solution laid out for the detector's forward pass: the pair, and which of its positions are the solution's tokens. */
+export interface DetectionLayout {
+  solution: string;
+  pair: TokenizedPair;
+  /** The positions of the tokens overlapping the solution's characters. */
+  positions: number[];
+  /** The positions read: `positions`, and the next one under `lookahead: 1` where there is one. */
+  read: number[];
+  tokenSpans: CharSpan[];
+  hasNext: boolean;
 }
 
-/** One solution's tokens and, per layer asked, their features. */
-export interface SolutionTokenFeatures {
-  solution: string;
-  /** Per token of the solution (in order), its characters in the solution. */
-  tokenSpans: CharSpan[];
-  /** Per layer asked (in order), `tokens × width` values, width = hidden size × (1 + lookahead). */
-  features: Float32Array[];
-  /** Width of a token's features. */
-  width: number;
-  /** Tokens of the laid-out pair that left truncation removed before the solution's first kept token (0 mostly). */
-  truncatedTokens: number;
+/** Lays one solution out as the recipe lays out a one-step solution (so the text the detector sees is the text the model sees). */
+export function layOutForDetection(context: DetectionContext, input: { problem: string; solution: string }, lookahead: 0 | 1): DetectionLayout {
+  const pair = context.layOut(input.problem, input.solution);
+  const [start, end] = pair.steps[0]!.charSpan;
+  const positions: number[] = [];
+  pair.offsets.forEach(([tokenStart, tokenEnd], position) => {
+    if (tokenEnd > tokenStart && tokenEnd > start && tokenStart < end) positions.push(position);
+  });
+  const tokenSpans = positions.map((position): CharSpan => {
+    const [tokenStart, tokenEnd] = pair.offsets[position]!;
+    return [Math.max(tokenStart, start) - start, Math.min(tokenEnd, end) - start];
+  });
+  const last = positions[positions.length - 1];
+  const next = lookahead === 1 && last !== undefined && last + 1 < pair.inputIds.length ? [last + 1] : [];
+  return { solution: input.solution, pair, positions, read: [...positions, ...next], tokenSpans, hasNext: next.length > 0 };
 }
 
 /**
@@ -46,27 +56,26 @@ export async function readDetectionFeatures(
   options: DetectionFeatureOptions,
 ): Promise<SolutionTokenFeatures[]> {
   const { backend } = context;
-  const hiddenSize = backend.info.hiddenSize;
   for (const layer of options.layers) {
     if (!Number.isInteger(layer) || layer < 0 || layer > backend.info.numLayers) {
       throw new InvalidInputError(`layer ${layer} is not one of 0..${backend.info.numLayers}`, { location: 'options.layers' });
     }
   }
-  const laid = inputs.map((input) => {
-    const pair = context.layOut(input.problem, input.solution);
-    const [start, end] = pair.steps[0]!.charSpan;
-    const positions: number[] = [];
-    pair.offsets.forEach(([tokenStart, tokenEnd], position) => {
-      if (tokenEnd > tokenStart && tokenEnd > start && tokenStart < end) positions.push(position);
-    });
-    const tokenSpans = positions.map((position): CharSpan => {
-      const [tokenStart, tokenEnd] = pair.offsets[position]!;
-      return [Math.max(tokenStart, start) - start, Math.min(tokenEnd, end) - start];
-    });
-    const last = positions[positions.length - 1];
-    const next = options.lookahead === 1 && last !== undefined && last + 1 < pair.inputIds.length ? [last + 1] : [];
-    return { pair, positions, read: [...positions, ...next], tokenSpans, hasNext: next.length > 0 };
-  });
+  return readLaidOutFeatures(
+    context,
+    inputs.map((input) => layOutForDetection(context, input, options.lookahead)),
+    options,
+  );
+}
+
+/** `readDetectionFeatures` over solutions already laid out (`layOutForDetection`). */
+export async function readLaidOutFeatures(
+  context: DetectionContext,
+  laid: readonly DetectionLayout[],
+  options: DetectionFeatureOptions,
+): Promise<SolutionTokenFeatures[]> {
+  const { backend } = context;
+  const hiddenSize = backend.info.hiddenSize;
   const reads = await forwardReadsInBatches(
     backend,
     laid.map(({ pair, read }) => ({ inputIds: pair.inputIds, positions: read })),
@@ -91,6 +100,6 @@ export async function readDetectionFeatures(
       }
       return out;
     });
-    return { solution: inputs[index]!.solution, tokenSpans: item.tokenSpans, features, width, truncatedTokens: item.pair.meta.truncatedTokens };
+    return { solution: item.solution, tokenSpans: item.tokenSpans, features, width, truncatedTokens: item.pair.meta.truncatedTokens };
   });
 }
