@@ -1,19 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { twoModuleCopies } from '@reward-lens/test-data/module-copies';
+import { describe, expect, it } from 'vitest';
 import type { BackendV1 } from './backend/v1/backend-v1.js';
-
-// Two evaluations of the same module stand for two copies of spec in one process (the CommonJS
-// build has one per entry; an app can load the ESM and the CommonJS build, or two versions).
-async function twoCopies<T>(load: () => Promise<T>): Promise<[T, T]> {
-  const first = await load();
-  vi.resetModules();
-  const second = await load();
-  expect(second).not.toBe(first);
-  return [first, second];
-}
 
 describe('process-wide state is shared by every copy of spec', () => {
   it('a backend registered through one copy of the registry is resolved by another', async () => {
-    const [first, second] = await twoCopies(() => import('./backend/registry.js'));
+    const [first, second] = await twoModuleCopies(() => import('./backend/registry.js'));
     const remove = first.registerBackend({
       name: 'copy-test',
       priority: -1,

@@ -6,23 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { createRandomDecoder, defineDecoderConfig } from '@reward-lens/spec';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
+import { smallLlamaFields } from '@reward-lens/test-data';
 import { createOnnxNodeBackend } from '../../src/index.js';
 import { batchOf, idsOf } from './requests.js';
 
 const maxRunBytes = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
 const config = defineDecoderConfig({
-  architecture: 'llama',
-  hiddenSize: 32,
-  numLayers: 2,
-  numHeads: 4,
-  numKvHeads: 2,
-  intermediateSize: 64,
+  ...smallLlamaFields,
   vocabSize: 512,
   maxPositions: 4096,
-  ropeTheta: 10000,
-  rmsNormEps: 1e-5,
-  tieWordEmbeddings: true,
-  attentionBias: false,
   heads: [{ name: 'value', kind: 'value', weight: 'score.weight' }],
 });
 const model = createRandomDecoder({ seed: 7, config });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineDecoderConfig } from '@reward-lens/core';
 import { createOrganism, organismTokenizerJson, toTrl } from '@reward-lens/organism';
+import { smallLlamaFields } from '@reward-lens/test-data';
 import { fromTrl } from '../../src/data/parse-records.js';
 import type { StepRecord } from '../../src/data/step-record.js';
 import { trainProcessRewardModel } from '../../src/trainer.js';
@@ -23,21 +24,7 @@ export async function trainSmallOrganismPrm(steps = 8): Promise<string> {
   const out = await mkdtemp(join(tmpdir(), 'reward-lens-organism-prm-'));
   const tokenizer = organismTokenizerJson();
   const vocabSize = Object.keys((tokenizer.tokenizerJson.model as { vocab: Record<string, number> }).vocab).length;
-  const config = defineDecoderConfig({
-    architecture: 'llama',
-    hiddenSize: 32,
-    numLayers: 2,
-    numHeads: 4,
-    numKvHeads: 2,
-    intermediateSize: 64,
-    vocabSize,
-    maxPositions: 512,
-    ropeTheta: 10000,
-    rmsNormEps: 1e-5,
-    tieWordEmbeddings: true,
-    attentionBias: false,
-    heads: [],
-  });
+  const config = defineDecoderConfig({ ...smallLlamaFields, vocabSize, maxPositions: 512, heads: [] });
   await trainProcessRewardModel({
     data: organismRecords(64, 7),
     out,

@@ -1,4 +1,5 @@
 import { defineDecoderConfig, type DecoderConfig } from '@reward-lens/core';
+import { smallLlamaFields } from '@reward-lens/test-data';
 import { characterTokenizerJson } from '@reward-lens/tokenizers';
 import type { StepRecord } from '../../src/data/step-record.js';
 import { TrainingRandom } from '../../src/random.js';
@@ -17,18 +18,4 @@ export function parityRecords(count: number, seed: number): StepRecord[] {
 
 export const parityTokenizer = characterTokenizerJson(['Check each claim.\neven 0123456789']);
 
-export const parityConfig: DecoderConfig = defineDecoderConfig({
-  architecture: 'llama',
-  hiddenSize: 32,
-  numLayers: 2,
-  numHeads: 4,
-  numKvHeads: 2,
-  intermediateSize: 64,
-  vocabSize: 32,
-  maxPositions: 128,
-  ropeTheta: 10000,
-  rmsNormEps: 1e-5,
-  tieWordEmbeddings: false,
-  attentionBias: false,
-  heads: [],
-});
+export const parityConfig: DecoderConfig = defineDecoderConfig({ ...smallLlamaFields, vocabSize: 32, maxPositions: 128, tieWordEmbeddings: false, heads: [] });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { convertLlama2cToHf, createRandomDecoder, defineDecoderConfig } from '@reward-lens/core';
 import { writeDecoderFolder } from '@reward-lens/core/node';
-import { sharedDataPath } from '@reward-lens/test-data';
+import { sharedDataPath, smallLlamaFields } from '@reward-lens/test-data';
 
 /**
  * A valid PRM folder to corrupt: a small random Llama sequence classifier (its `score` head is
@@ -16,18 +16,9 @@ export async function writeRandomClassifierFolder(folder: string): Promise<void>
     model: stories,
   } = convertLlama2cToHf({ bytes: await readFile(checkpoint), fileName: checkpoint }, { bytes: await readFile(tokenizerFile), fileName: tokenizerFile });
   const config = defineDecoderConfig({
-    architecture: 'llama',
-    hiddenSize: 32,
-    numLayers: 2,
-    numHeads: 4,
-    numKvHeads: 2,
-    intermediateSize: 64,
+    ...smallLlamaFields,
     vocabSize: stories.config.vocabSize,
     maxPositions: 256,
-    ropeTheta: 10_000,
-    rmsNormEps: 1e-5,
-    tieWordEmbeddings: true,
-    attentionBias: false,
     heads: [{ name: 'value', kind: 'value', weight: 'score.weight' }],
   });
   await writeDecoderFolder(folder, {
