@@ -1,11 +1,3 @@
-export {
-  applyStepCalibration,
-  calibrationNote,
-  firstStepBelow,
-  validateStepCalibration,
-  type CalibrationMap,
-  type CalibrationSet,
-  type CalibrationThreshold,
-  type StepCalibration,
-} from './step-calibration.js';
-export { calibrateOutcomeEvidence, calibrateStepEvidence, recordTrust } from './calibrate-evidence.js';
+// The calibration folder's modules; the package's src/index.ts names what of them is public.
+export * from './step-calibration.js';
+export * from './calibrate-evidence.js';
