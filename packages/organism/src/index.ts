@@ -35,6 +35,14 @@ export {
   type TrlLabelRule,
   type TrlPrmRecord,
 } from './formats.js';
+export {
+  organismFormats,
+  organismItemRecord,
+  organismRecords,
+  type OrganismFormat,
+  type OrganismRecord,
+  type OrganismRecordsOptions,
+} from './organism-records.js';
 export { organismTokenPattern, organismVocabulary, type OrganismVocabulary } from './vocabulary.js';
 export { createOrganismTokenizer, organismSpecialTokens, type OrganismTokenizer } from './organism-tokenizer.js';
 export { organismDecoderConfig, type OrganismModelSize } from './organism-decoder-config.js';

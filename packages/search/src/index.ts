@@ -10,6 +10,7 @@ export type { Completion, PolicyCallOptions, ProposalEnd, StepPolicy, StepPropos
 export { defaultPolicySettings, defaultPolicyTemplate, type LoadedPolicy, type PolicySettings } from './policy/policy-settings.js';
 export { PolicySpecError } from './policy/policy-spec-error.js';
 export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from './rerank/rerank.js';
+export { readRerankRecord, type RerankRecord } from './rerank/read-rerank-record.js';
 export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';
 export type { ScoredCandidate } from './rerank/scored-candidate.js';
 export { bestOfN, majorityVote, weightedVote, type AnswerVote, type VoteResult } from './rerank/votes.js';
@@ -17,6 +18,7 @@ export { beamSearch } from './search/beam-search.js';
 export { bestOfNSearch } from './search/best-of-n-search.js';
 export { dvts } from './search/dvts.js';
 export { meterBackend, type BackendMeter } from './search/meter-backend.js';
+export { meterProcessRM } from './search/meter-process-rm.js';
 export { search } from './search/search.js';
 // A policy that proposes scripted steps (exact tests, and `reward-lens search --policy script:<file>`).
 export { createScriptedPolicy, type ScriptedPolicy, type ScriptedPolicyOptions, type ScriptedStep } from './policy/scripted-policy.js';
@@ -26,6 +28,16 @@ export { consensusFilter, prmJudge, type ConsensusResult, type StepJudge } from 
 export type { LabelInput, PrefixValue, PrefixValueStore, StepLabels } from './labels/label-types.js';
 export { monteCarloLabels, type MonteCarloOptions } from './labels/monte-carlo-labels.js';
 export { toTrlRecord, type TrlPrmRecord } from './labels/trl-record.js';
+export { readLabelInput } from './labels/read-label-input.js';
+export {
+  labelJobs,
+  recordSeed,
+  type FailedLabelJob,
+  type LabelJob,
+  type LabelJobsOptions,
+  type LabelJobsTotals,
+  type LabelSink,
+} from './labels/label-jobs.js';
 export { createRecordLabeller, type LabelDetails, type LabelledRow, type LabelTally, type RecordLabellerOptions } from './labels/label-record.js';
 export { denseRewards, rewardsAtCharacters, type DenseRewards, type DenseRewardsOptions } from './rewards/dense-rewards.js';
 export {

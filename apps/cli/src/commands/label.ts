@@ -1,7 +1,19 @@
 import { rm, stat } from 'node:fs/promises';
 import { InvalidInputError, type ProcessRM } from '@reward-lens/core';
-import { createRecordLabeller, prmJudge, type LabelInput, type LabelTally, type PrefixValueStore, type StepJudge, type StepPolicy } from '@reward-lens/search';
-import { labelFile, recordSeed, type LabelJob } from '@reward-lens/search/node';
+import {
+  createRecordLabeller,
+  labelJobs,
+  prmJudge,
+  readLabelInput,
+  type FailedLabelJob,
+  type LabelInput,
+  type LabelJob,
+  type LabelTally,
+  type PrefixValueStore,
+  type StepJudge,
+  type StepPolicy,
+} from '@reward-lens/search';
+import { labelFile } from '@reward-lens/search/node';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM, recipeNames } from '../load-process-rm.js';
@@ -14,7 +26,7 @@ import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { checkReadable } from './search-input-check.js';
-import { readJsonRecords, stepsOf, type JsonRecord } from './search-json-records.js';
+import { readJsonRecords, type JsonRecord } from './search-json-records.js';
 import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
@@ -152,16 +164,9 @@ type Settings = ReturnType<typeof parseLabelSettings>;
 
 function toJob(item: JsonRecord, delimiter: string): LabelJob {
   if ('error' in item) return { key: item.label, text: item.text, error: item.error };
-  const invalid = (message: string): LabelJob => ({ key: item.label, text: item.text, error: { code: InvalidInputError.code, message } });
-  const { value } = item;
-  if (typeof value.problem !== 'string') return invalid('"problem" must be a string');
-  const field = value.steps !== undefined ? 'steps' : 'solution';
-  const steps = stepsOf(value, field, delimiter);
-  if (typeof steps === 'string') return invalid(steps);
-  if (steps.length === 0) return invalid('the solution has no steps');
-  const reference = value.answer ?? value.reference;
-  if (typeof reference !== 'string' && typeof reference !== 'number') return invalid('"answer" (or "reference") must be a string or a number');
-  return { key: item.label, text: item.text, input: { problem: value.problem, steps, reference: String(reference) } };
+  const input = readLabelInput(item.value, delimiter);
+  if (typeof input === 'string') return { key: item.label, text: item.text, error: { code: InvalidInputError.code, message: input } };
+  return { key: item.label, text: item.text, input };
 }
 
 function labeller(policy: StepPolicy, judge: StepJudge | undefined, settings: Settings, tally: LabelTally) {
@@ -228,39 +233,12 @@ export const labelCommand: Command = {
       judge = await loadJudge(settings);
       const tally: LabelTally = { completions: 0, fullSweepCompletions: 0, kept: 0, dropped: 0 };
       const label = labeller(policy.policy, judge?.judge, settings, tally);
-      const reportError = (job: Extract<LabelJob, { error: unknown }>) =>
-        writeText(streams.stderr, `reward-lens: ${job.key}: ${job.error.code}: ${job.error.message}\n`);
-      let totals: { records: number; resumed: number; labelled: number; errors: number; reusedPrefixValues: number };
-      if (settings.out !== undefined) {
-        totals = await labelFile({
-          jobs: jobsOf(settings, streams),
-          outputPath: settings.out,
-          settings: settings.journalSettings,
-          label,
-          onError: reportError,
-        });
-      } else {
-        totals = { records: 0, resumed: 0, labelled: 0, errors: 0, reusedPrefixValues: 0 };
-        for await (const job of jobsOf(settings, streams)) {
-          totals.records++;
-          if ('error' in job) {
-            totals.errors++;
-            await reportError(job);
-            continue;
-          }
-          let lines: string;
-          try {
-            lines = await label(job.input, { seed: recordSeed(settings.journalSettings, job.key, job.text) });
-          } catch (error) {
-            if (!InvalidInputError.isInstance(error)) throw error;
-            totals.errors++;
-            await reportError({ key: job.key, text: job.text, error: { code: error.code, message: error.message } });
-            continue;
-          }
-          await writeText(streams.stdout, lines);
-          totals.labelled++;
-        }
-      }
+      const reportError = (job: FailedLabelJob) => writeText(streams.stderr, `reward-lens: ${job.key}: ${job.error.code}: ${job.error.message}\n`);
+      const options = { jobs: jobsOf(settings, streams), settings: settings.journalSettings, label, onError: reportError };
+      const totals =
+        settings.out !== undefined
+          ? await labelFile({ ...options, outputPath: settings.out })
+          : await labelJobs(options, { write: (_key, _fingerprint, lines) => writeText(streams.stdout, lines) });
       if (!settings.quiet || totals.errors > 0) {
         const resumed = totals.resumed > 0 ? ` (${totals.resumed} done by an earlier run, ${totals.reusedPrefixValues} prefix values reused)` : '';
         const filtered = tally.dropped > 0 ? `; kept ${tally.kept}, dropped ${tally.dropped} (no labels, or no consensus)` : '';

@@ -5,14 +5,12 @@ import {
   createOrganism,
   type ErrorKind,
   errorKinds,
-  type MatchedPair,
   type Operation,
-  type OrganismItem,
-  pairRecords,
+  type OrganismFormat,
+  organismFormats,
+  organismRecords,
   parseOperationName,
   singleErrorKinds,
-  toProcessBench,
-  toTrl,
   type TrlLabelRule,
 } from '@reward-lens/organism';
 import type { Command } from '../command.js';
@@ -77,9 +75,6 @@ const organismOptions = {
   ...helpOption,
 } as const;
 
-const formats = ['processbench', 'trl', 'organism'] as const;
-type Format = (typeof formats)[number];
-
 function parseSteps(text: string): [number, number] {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text);
   const minimum = Number(match?.[1]);
@@ -101,8 +96,9 @@ function parseList<T>(flag: string, text: string, read: (name: string) => T | un
 
 function parseOrganismSettings(args: readonly string[]) {
   const { values } = parseCommandLine(args, organismOptions, organismUsage);
-  const format = (values.format ?? 'processbench') as Format;
-  if (!formats.includes(format)) throw new UsageError(`--format must be one of ${formats.join(', ')}, got ${JSON.stringify(values.format)}`, organismUsage);
+  const format = (values.format ?? 'processbench') as OrganismFormat;
+  if (!organismFormats.includes(format))
+    throw new UsageError(`--format must be one of ${organismFormats.join(', ')}, got ${JSON.stringify(values.format)}`, organismUsage);
   const labels = (values.labels ?? 'prefix') as TrlLabelRule;
   if (labels !== 'prefix' && labels !== 'step') throw new UsageError(`--labels must be prefix or step, got ${JSON.stringify(values.labels)}`, organismUsage);
   if (values.labels !== undefined && format !== 'trl') throw new UsageError('--labels applies to --format trl', organismUsage);
@@ -134,19 +130,6 @@ function parseOrganismSettings(args: readonly string[]) {
   };
 }
 
-type Settings = ReturnType<typeof parseOrganismSettings>;
-
-function itemRecord(item: OrganismItem, settings: Settings): object {
-  if (settings.format === 'processbench') return toProcessBench(item);
-  if (settings.format === 'trl') return toTrl(item, settings.labels);
-  return item;
-}
-
-function pairLines(pair: MatchedPair, settings: Settings): string {
-  const records = pairRecords(pair, (item) => itemRecord(item, settings));
-  return records.map((record) => `${JSON.stringify(record)}\n`).join('');
-}
-
 /** `reward-lens organism`: organism items (or matched pairs) as JSON lines. */
 export const organismCommand: Command = {
   name: 'organism',
@@ -165,14 +148,9 @@ export const organismCommand: Command = {
     const failed = file === undefined ? undefined : once(file, 'error').then(([error]) => error as NodeJS.ErrnoException);
     const output = file ?? streams.stdout;
     let correct = 0;
-    for (let index = settings.from; index < settings.from + settings.count; index++) {
-      if (settings.pairs) {
-        await writeText(output, pairLines(organism.pair(index), settings));
-        continue;
-      }
-      const item = organism.item(index);
-      if (item.errorKind === null) correct++;
-      await writeText(output, `${JSON.stringify(itemRecord(item, settings))}\n`);
+    for (const { record, errorKind } of organismRecords(organism, settings)) {
+      if (errorKind === null) correct++;
+      await writeText(output, `${JSON.stringify(record)}\n`);
     }
     if (file !== undefined) {
       file.end();

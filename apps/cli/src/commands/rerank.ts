@@ -1,11 +1,12 @@
 import { aggregatorNames, type ProcessRM } from '@reward-lens/core';
 import {
   createAnswerChecker,
+  readRerankRecord,
   rerank,
   type AnswerChecker,
-  type CandidateSolution,
   type PercentMeaning,
   type RerankMethod,
+  type RerankRecord,
   type RerankResult,
 } from '@reward-lens/search';
 import type { CliStreams } from '../cli-streams.js';
@@ -97,20 +98,6 @@ function parseRerankSettings(args: readonly string[], stdinIsTerminal: boolean) 
   return { values, file: values.file, method, aggregate, percent, json: values.json === true, quiet: values.quiet === true };
 }
 
-type RerankRecord = { problem: string; candidates: CandidateSolution[]; reference?: string };
-
-function toRerankRecord(value: Record<string, unknown>): RerankRecord | string {
-  if (typeof value.problem !== 'string') return '"problem" must be a string';
-  if (!Array.isArray(value.candidates) || value.candidates.length === 0) return '"candidates" must be a non-empty array of solutions';
-  for (const [index, candidate] of value.candidates.entries()) {
-    const ok = typeof candidate === 'string' || (Array.isArray(candidate) && candidate.every((step) => typeof step === 'string'));
-    if (!ok) return `candidate ${index} must be a string or an array of strings`;
-  }
-  const reference = value.answer ?? value.reference;
-  if (reference !== undefined && typeof reference !== 'string' && typeof reference !== 'number') return '"answer" must be a string or a number';
-  return { problem: value.problem, candidates: value.candidates as CandidateSolution[], ...(reference !== undefined ? { reference: String(reference) } : {}) };
-}
-
 function resultJson(result: RerankResult, record: RerankRecord, checker: AnswerChecker): Record<string, unknown> {
   return {
     method: result.method,
@@ -162,7 +149,7 @@ async function rerankAll(prm: ProcessRM, settings: ReturnType<typeof parseRerank
   let judged = 0;
   for await (const item of readJsonRecords(settings.file, streams.stdin, rerankUsage)) {
     records++;
-    const record = 'error' in item ? item.error.message : toRerankRecord(item.value);
+    const record = 'error' in item ? item.error.message : readRerankRecord(item.value);
     if (typeof record === 'string') {
       errors++;
       const error = 'error' in item ? item.error : { code: 'INVALID_INPUT', message: record };

@@ -65,15 +65,3 @@ export function labelFields(label: string): Record<string, number | string> {
   const match = /^(line|index) (\d+)$/.exec(label);
   return match ? { [match[1]!]: Number(match[2]) } : { source: label };
 }
-
-/** A record's solution as steps: `steps` (strings) or `solution` split at the delimiter. */
-export function stepsOf(value: Record<string, unknown>, field: string, delimiter: string): string[] | string {
-  const raw = value[field];
-  if (Array.isArray(raw)) return raw.every((step) => typeof step === 'string') ? (raw as string[]) : `"${field}" must hold strings`;
-  if (typeof raw === 'string')
-    return raw
-      .split(delimiter)
-      .map((step) => step.trim())
-      .filter((step) => step !== '');
-  return `"${field}" must be a string or an array of strings`;
-}

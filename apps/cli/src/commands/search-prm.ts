@@ -1,5 +1,5 @@
-import { ProcessRM } from '@reward-lens/core';
-import { meterBackend, type BackendMeter } from '@reward-lens/search';
+import type { ProcessRM } from '@reward-lens/core';
+import { meterProcessRM, type BackendMeter } from '@reward-lens/search';
 import { loadProcessRM } from '../load-process-rm.js';
 import { backendOptionHelp, parseModelChoice, threadsOptionHelp } from '../model-options.js';
 import { UsageError } from '../usage-error.js';
@@ -34,12 +34,7 @@ export async function loadPrm(
   if (values.prm !== undefined && values.model !== undefined) throw new UsageError('give the PRM once: --prm or --model', usage);
   const choice = parseModelChoice({ ...values, ...(values.prm !== undefined ? { model: values.prm } : {}) }, usage);
   const base = await loadProcessRM(choice);
-  const meter = meterBackend(base.backend);
   // The CLI passes no delimiter, truncation or batch size of its own: the defaults carry over unchanged.
-  const prm = ProcessRM.fromBackend(meter, base.tokenizer, {
-    recipe: base.recipe,
-    notes: base.notes,
-    ...(base.calibration !== undefined ? { calibration: base.calibration } : {}),
-  });
+  const { prm, meter } = meterProcessRM(base);
   return { prm, meter, dispose: () => base.dispose() };
 }

@@ -2,7 +2,8 @@
 import { monteCarloLabels } from '../../src/labels/monte-carlo-labels.js';
 import { toTrlRecord } from '../../src/labels/trl-record.js';
 import { chainProblem, chainSolution, createChainPolicy } from '../../src/testing/chain-policy.js';
-import { labelFile, type LabelJob } from '../../src/node/label-file.js';
+import type { LabelJob } from '../../src/labels/label-jobs.js';
+import { labelFile } from '../../src/node/label-file.js';
 
 export const fixtureRecords = 24;
 
