@@ -16,7 +16,7 @@ import {
   type ModelInfoV1,
 } from '@reward-lens/spec';
 import { describeAdapterInfo } from './device/adapter-kind.js';
-import { acquireDevice } from './device/acquire-device.js';
+import { acquireDevice, type AcquireDeviceOptions } from './device/acquire-device.js';
 import { DispatchRecorder } from './device/dispatch-recorder.js';
 import { GpuRuntime } from './device/gpu-runtime.js';
 import { BackendCacheHandle, ownCacheHandle } from '@reward-lens/spec/internal';
@@ -26,18 +26,8 @@ import { planForward, splitResults } from './model/forward-plan.js';
 import { uploadWeights } from './model/gpu-weights.js';
 import { compileKernelSet } from './shaders/kernel-set.js';
 
-export interface WebGpuBackendOptions {
-  /** The WebGPU entry point: `navigator.gpu` in browsers (the default there), `getNodeGpu()` in Node (the default there). */
-  gpu?: GPU;
-  /** An adapter to use instead of requesting one. */
-  adapter?: GPUAdapter;
-  /** A device to share (it is not destroyed on dispose). Its features decide fp16. */
-  device?: GPUDevice;
-  powerPreference?: GPUPowerPreference;
-  /** Run on a software adapter (SwiftShader, ...) when that is what there is. Default false. */
-  allowSoftwareAdapter?: boolean;
-  /** Ask for the implementation's fallback (software) adapter. */
-  forceFallbackAdapter?: boolean;
+/** Where the device comes from (`AcquireDeviceOptions`, whose fp16 wish follows `precision`), and how the backend runs on it. */
+export interface WebGpuBackendOptions extends Omit<AcquireDeviceOptions, 'wantShaderF16'> {
   /**
    * `fp16` stores weight matrices in half precision when the adapter has `shader-f16` (compute
    * stays f32); without the feature the backend runs fp32 and says so in `info.description`.

@@ -4,11 +4,14 @@ import { describeAdapterInfo, isSoftwareAdapter, isSoftwareAdapterInfo } from '.
 import { browserInstallHint, softwareInstallHint } from './install-hints.js';
 
 export interface AcquireDeviceOptions {
+  /** The WebGPU entry point: `navigator.gpu` in browsers (the default there), `getNodeGpu()` in Node (the default there). */
   gpu?: GPU;
+  /** An adapter to use instead of requesting one. */
   adapter?: GPUAdapter;
+  /** A device to share (it is not destroyed on dispose). Its features decide fp16. */
   device?: GPUDevice;
   powerPreference?: GPUPowerPreference;
-  /** Accept a software adapter (SwiftShader and the like). Default false. */
+  /** Run on a software adapter (SwiftShader and the like) when that is what there is. Default false. */
   allowSoftwareAdapter?: boolean;
   /** Ask for the implementation's fallback (software) adapter. */
   forceFallbackAdapter?: boolean;

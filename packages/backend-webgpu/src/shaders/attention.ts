@@ -1,3 +1,4 @@
+import { gridEntryPoint, kernelBindings } from './kernel-prelude.js';
 /** Queries per workgroup: a block of consecutive tokens of one row. */
 export const ATTENTION_QUERY_BLOCK = 64;
 
@@ -32,13 +33,10 @@ export function attentionKeyTile(headDim: number): number {
 export function attentionShader(headDim: number): string {
   const keyTile = attentionKeyTile(headDim);
   return `
-struct Params { blocks: u32, headsPerKvHead: u32, qkvStride: u32, kvWidth: u32, rowStride: u32, valueBase: u32, outWidth: u32, scale: f32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> qkv: array<f32>;
-@group(0) @binding(2) var<storage, read> tokenInfo: array<u32>;
-@group(0) @binding(3) var<storage, read> blocks: array<u32>;
-@group(0) @binding(4) var<storage, read> cache: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out: array<f32>;
+${kernelBindings(
+  'blocks: u32, headsPerKvHead: u32, qkvStride: u32, kvWidth: u32, rowStride: u32, valueBase: u32, outWidth: u32, scale: f32',
+  'qkv: f32, tokenInfo: u32, blocks: u32, cache: f32, out: read_write f32',
+)}
 
 const QUERIES = ${ATTENTION_QUERY_BLOCK}u;
 const HEAD_DIM = ${headDim}u;
@@ -49,8 +47,7 @@ var<workgroup> keyTile: array<f32, ${keyTile * headDim}>;
 var<workgroup> valueTile: array<f32, ${keyTile * headDim}>;
 var<workgroup> blockKeyCount: u32;
 
-@compute @workgroup_size(${ATTENTION_QUERY_BLOCK}, 1, 1)
-fn main(@builtin(workgroup_id) group: vec3u, @builtin(num_workgroups) groups: vec3u, @builtin(local_invocation_id) local: vec3u) {
+${gridEntryPoint(ATTENTION_QUERY_BLOCK)}
   let head = group.x;
   let block = group.y + group.z * groups.y;
   if (block >= params.blocks) { return; }

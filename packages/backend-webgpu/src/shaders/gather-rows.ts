@@ -1,3 +1,4 @@
+import { gridEntryPoint, kernelBindings } from './kernel-prelude.js';
 import { enableFor, workgroupIndex, type WeightType } from './shader-types.js';
 
 export interface GatherVariant {
@@ -19,14 +20,9 @@ export function gatherKey(variant: GatherVariant): string {
  */
 export function gatherShader(variant: GatherVariant): string {
   return `${enableFor(variant.source, variant.target)}
-struct Params { rows: u32, width: u32, sourceOffset: u32, outputOffset: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> indices: array<u32>;
-@group(0) @binding(2) var<storage, read> source: array<${variant.source}>;
-@group(0) @binding(3) var<storage, read_write> output: array<${variant.target}>;
+${kernelBindings('rows: u32, width: u32, sourceOffset: u32, outputOffset: u32', `indices: u32, source: ${variant.source}, output: read_write ${variant.target}`)}
 
-@compute @workgroup_size(64, 1, 1)
-fn main(@builtin(workgroup_id) group: vec3u, @builtin(num_workgroups) groups: vec3u, @builtin(local_invocation_id) local: vec3u) {
+${gridEntryPoint(64)}
   let row = ${workgroupIndex};
   if (row >= params.rows) { return; }
   let sourceStart = params.sourceOffset + indices[row] * params.width;

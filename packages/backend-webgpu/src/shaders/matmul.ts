@@ -1,3 +1,4 @@
+import { kernelBindings } from './kernel-prelude.js';
 import { enableFor, type WeightType } from './shader-types.js';
 
 /**
@@ -50,9 +51,6 @@ export function matmulShader(variant: MatmulVariant): string {
   const swiglu = variant.kind === 'swiglu';
   const tileDepth = swiglu ? 16 : 32;
   const threads = THREADS_PER_SIDE * THREADS_PER_SIDE;
-  const extraBinding = swiglu
-    ? `@group(0) @binding(4) var<storage, read> w2: array<${weightType}>;`
-    : '@group(0) @binding(4) var<storage, read> bias: array<f32>;';
   const load = (name: string) => `f32(${name}[column * depth + k])`;
   const when = (condition: boolean, text: string) => (condition ? text : '');
   // The micro-tile is spelled out in scalars (no private arrays): compilers keep them in
@@ -71,12 +69,10 @@ export function matmulShader(variant: MatmulVariant): string {
     return `${guard} { store(${at}, column${j}, acc${i}_${j}); }`;
   };
   return `${enableFor(weightType)}
-struct Params { rows: u32, columns: u32, depth: u32, xOffset: u32, outOffset: u32, accumulate: u32, hasBias: u32, relu: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> x: array<f32>;
-@group(0) @binding(2) var<storage, read> w: array<${weightType}>;
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-${extraBinding}
+${kernelBindings(
+  'rows: u32, columns: u32, depth: u32, xOffset: u32, outOffset: u32, accumulate: u32, hasBias: u32, relu: u32',
+  `x: f32, w: ${weightType}, out: read_write f32, ${swiglu ? `w2: ${weightType}` : 'bias: f32'}`,
+)}
 
 const TILE = ${MATMUL_TILE}u;
 const TILE_DEPTH = ${tileDepth}u;

@@ -1,3 +1,4 @@
+import { gridEntryPoint, kernelBindings } from './kernel-prelude.js';
 const ROWS_PER_WORKGROUP = 64;
 
 export function rmsNormKey(gather: boolean): string {
@@ -21,15 +22,12 @@ export function rmsNormWorkgroups(rows: number): number {
  */
 export function rmsNormShader(gather: boolean): string {
   return `
-struct Params { rows: u32, width: u32, inputOffset: u32, outputOffset: u32, eps: f32, pad0: u32, pad1: u32, pad2: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> input: array<f32>;
-@group(0) @binding(2) var<storage, read> weight: array<f32>;
-@group(0) @binding(3) var<storage, read_write> output: array<f32>;
-${gather ? '@group(0) @binding(4) var<storage, read> indices: array<u32>;' : ''}
+${kernelBindings(
+  'rows: u32, width: u32, inputOffset: u32, outputOffset: u32, eps: f32, pad0: u32, pad1: u32, pad2: u32',
+  `input: f32, weight: f32, output: read_write f32${gather ? ', indices: u32' : ''}`,
+)}
 
-@compute @workgroup_size(${ROWS_PER_WORKGROUP}, 1, 1)
-fn main(@builtin(workgroup_id) group: vec3u, @builtin(num_workgroups) groups: vec3u, @builtin(local_invocation_id) local: vec3u) {
+${gridEntryPoint(ROWS_PER_WORKGROUP)}
   let row = (group.x + group.y * groups.x) * ${ROWS_PER_WORKGROUP}u + local.x;
   if (row >= params.rows) { return; }
   let width = params.width;

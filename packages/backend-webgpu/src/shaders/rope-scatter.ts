@@ -1,3 +1,4 @@
+import { gridEntryPoint, kernelBindings } from './kernel-prelude.js';
 import { workgroupIndex } from './shader-types.js';
 
 export const ropeScatterKey = 'rope-scatter';
@@ -17,16 +18,12 @@ export const ropeScatterKey = 'rope-scatter';
  */
 export function ropeScatterShader(): string {
   return `
-struct Params { tokens: u32, queryHeads: u32, kvHeads: u32, halfDim: u32, qkvStride: u32, kvWidth: u32, rowStride: u32, valueBase: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> qkv: array<f32>;
-@group(0) @binding(2) var<storage, read> tokenInfo: array<u32>;
-@group(0) @binding(3) var<storage, read> cosTable: array<f32>;
-@group(0) @binding(4) var<storage, read> sinTable: array<f32>;
-@group(0) @binding(5) var<storage, read_write> cache: array<f32>;
+${kernelBindings(
+  'tokens: u32, queryHeads: u32, kvHeads: u32, halfDim: u32, qkvStride: u32, kvWidth: u32, rowStride: u32, valueBase: u32',
+  'qkv: read_write f32, tokenInfo: u32, cosTable: f32, sinTable: f32, cache: read_write f32',
+)}
 
-@compute @workgroup_size(64, 1, 1)
-fn main(@builtin(workgroup_id) group: vec3u, @builtin(num_workgroups) groups: vec3u, @builtin(local_invocation_id) local: vec3u) {
+${gridEntryPoint(64)}
   let token = ${workgroupIndex};
   if (token >= params.tokens) { return; }
   let row = tokenInfo[2u * token];
