@@ -1,4 +1,4 @@
-import { parseRecordsText } from '@reward-lens/train';
+import { readRecordsFile } from '@reward-lens/train';
 import { inspectSolution, probeBattery, type InspectOptions } from '@reward-lens/eval';
 import { writeInspectPage } from '@reward-lens/eval/node';
 import type { Command } from '../command.js';
@@ -8,7 +8,6 @@ import { modelOptions, modelOptionsHelp, parseModelChoice } from '../model-optio
 import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
-import { readTextFile } from '../read-text-file.js';
 import { exitCodes } from '../report-error.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { parseStepDetectionChoice, stepDetectionOptions, stepDetectionOptionsHelp } from '../step-detection-options.js';
@@ -94,7 +93,7 @@ export const inspectCommand: Command = {
     if (values.delimiter === '') throw new UsageError('--delimiter must not be empty', inspectUsage);
     const choice = parseModelChoice(values, inspectUsage);
     const detection = parseStepDetectionChoice(values, inspectUsage);
-    const probeText = values['probe-data'] === undefined ? undefined : await readTextFile(values['probe-data'], 'the probe data');
+    const probeRecords = values['probe-data'] === undefined ? undefined : await readRecordsFile(values['probe-data'], 'the probe data');
 
     const prm = await loadProcessRM({ ...choice, ...detection, ...(values.delimiter !== undefined ? { delimiter: unescapeDelimiter(values.delimiter) } : {}) });
     try {
@@ -104,9 +103,9 @@ export const inspectCommand: Command = {
         ...(integer('ig-steps', 4096) !== undefined ? { integrationSteps: integer('ig-steps', 4096)! } : {}),
         ...(integer('top', 1000) !== undefined ? { top: integer('top', 1000)! } : {}),
       };
-      if (probeText !== undefined) {
+      if (probeRecords !== undefined) {
         const limit = integer('probe-limit', 1e9) ?? 400;
-        const records = parseRecordsText(probeText, values['probe-data']!).slice(0, limit);
+        const records = probeRecords.slice(0, limit);
         const battery = await probeBattery(prm, records, { heldOutFraction: heldOut, ...(layers ? { layers } : {}) });
         options.probes = { ...battery, data: `${records.length} solutions of ${values['probe-data']}` };
       }

@@ -1,7 +1,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, stepDetectorFileName } from '@reward-lens/core';
-import { parseRecordsText, splitHeldOut, trainStepDetector, type DetectorTrainingEvent, type TrainStepDetectorResult } from '@reward-lens/train';
+import { readTrainingSplit, trainStepDetector, type DetectorTrainingEvent, type TrainStepDetectorResult } from '@reward-lens/train';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
 import { modelOptions, modelOptionsHelp, parseModelChoice } from '../model-options.js';
@@ -10,7 +10,6 @@ import { parseIntegerOption } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
-import { readTextFile } from '../read-text-file.js';
 import { writeText } from '../write-text.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
@@ -121,18 +120,15 @@ export const trainDetectorCommand: Command = {
       throw new InvalidInputError('already exists; pass --force to replace it', { location: out });
     }
 
-    const records = parseRecordsText(await readTextFile(values.data, 'the data'), values.data);
-    let data = records;
-    let heldOut = records;
-    let heldOutDescription: string;
-    if (values['held-out'] !== undefined) {
-      heldOut = parseRecordsText(await readTextFile(values['held-out'], 'the held-out data'), values['held-out']);
-      heldOutDescription = `${heldOut.length} records of ${values['held-out']}, steps joined with spaces`;
-    } else {
-      const share = fraction('held-out-fraction', 0.2);
-      ({ training: data, heldOut } = splitHeldOut(records, share, seed));
-      heldOutDescription = `${heldOut.length} records of ${values.data} held out at random (fraction ${share}, seed ${seed}), steps joined with spaces`;
-    }
+    // The held-out share is read only when there is no held-out file.
+    const split = await readTrainingSplit({
+      data: values.data,
+      ...(values['held-out'] !== undefined ? { heldOut: values['held-out'] } : {}),
+      heldOutFraction: values['held-out'] !== undefined ? 0.2 : fraction('held-out-fraction', 0.2),
+      seed,
+    });
+    const { training: data, heldOut } = split;
+    const heldOutDescription = `${split.heldOutDescription}, steps joined with spaces`;
 
     const prm = await loadProcessRM({ ...choice, stepDetection: 'delimiter' });
     try {

@@ -1,15 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { characterTokenizerJson, decoderConfigFromHf, InvalidInputError, ModelLoadError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
-import { readTokenizerPath } from '@reward-lens/core/node';
+import { InvalidInputError, resolveRecipe, type ReadingRecipe } from '@reward-lens/core';
 import {
   createProgressBar,
   listCheckpoints,
-  parseRecordsText,
-  splitHeldOut,
+  readScratchInit,
+  readTrainingSplit,
   trainProcessRewardModel,
   type ModelInit,
-  type StepRecord,
   type TrainResult,
 } from '@reward-lens/train';
 import type { Command } from '../command.js';
@@ -20,7 +18,6 @@ import { parseIntegerOption, seedRange } from '../parse-integer-option.js';
 import { parseNumberOption } from '../parse-number-option.js';
 import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
-import { readTextFile } from '../read-text-file.js';
 import { writeText } from '../write-text.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
 
@@ -91,22 +88,6 @@ const trainOptions = {
   ...helpOption,
 } as const;
 
-async function readJson(path: string, what: string): Promise<unknown> {
-  const text = await readTextFile(path, what);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ModelLoadError(`not valid JSON (${(error as Error).message})`, { file: path, cause: error });
-  }
-}
-
-/** A tokenizer.json (with tokenizer_config.json beside it when there is one), a folder holding them, or the data's characters. */
-async function readTokenizer(spec: string, records: readonly StepRecord[]): Promise<{ tokenizerJson: unknown; tokenizerConfig?: unknown }> {
-  if (spec === 'characters') return characterTokenizerJson(records.flatMap((record) => [record.problem, ...record.steps]));
-  const { tokenizerJson, tokenizerConfig } = await readTokenizerPath(spec);
-  return { tokenizerJson, ...(tokenizerConfig !== null ? { tokenizerConfig } : {}) };
-}
-
 function resultReport(result: TrainResult): Record<string, unknown> {
   const metrics = result.heldOut;
   return {
@@ -161,24 +142,17 @@ export const trainCommand: Command = {
       await checkOutputFolder(values.out, values.force === true);
     }
     const recipe: ReadingRecipe = resolveRecipe(values.recipe ?? 'trl-token-classification');
-    const parse = { afterError } as const;
-    const records = parseRecordsText(await readTextFile(values.data, 'the data'), values.data, parse);
-    let training = records;
-    let heldOut: StepRecord[];
-    let heldOutDescription: string;
-    if (values['held-out'] !== undefined) {
-      heldOut = parseRecordsText(await readTextFile(values['held-out'], 'the held-out data'), values['held-out'], parse);
-      heldOutDescription = `${heldOut.length} records of ${values['held-out']}`;
-    } else {
-      ({ training, heldOut } = splitHeldOut(records, fraction, seed));
-      heldOutDescription = `${heldOut.length} records of ${values.data} held out at random (fraction ${fraction}, seed ${seed})`;
-    }
-
-    let init: ModelInit = { kind: 'folder', folder: values.init ?? '' };
-    if (values.config !== undefined) {
-      const { config } = decoderConfigFromHf(await readJson(values.config, 'the config'), values.config, recipe.heads);
-      init = { kind: 'scratch', config, ...(await readTokenizer(values.tokenizer!, records)) };
-    }
+    const { records, training, heldOut, heldOutDescription } = await readTrainingSplit({
+      data: values.data,
+      ...(values['held-out'] !== undefined ? { heldOut: values['held-out'] } : {}),
+      heldOutFraction: fraction,
+      seed,
+      parse: { afterError },
+    });
+    const init: ModelInit =
+      values.config !== undefined
+        ? await readScratchInit({ config: values.config, tokenizer: values.tokenizer!, records, heads: recipe.heads })
+        : { kind: 'folder', folder: values.init ?? '' };
 
     const controller = new AbortController();
     const stop = () => controller.abort();
