@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stories260kFiles } from '../../test/support/model-folders.js';
 import { jsonLines, runMain } from '../../test/support/run-main.js';
+import { flags } from '../../test/support/flags.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-generate-'));
 const model = join(root, 'stories260k');
@@ -28,19 +29,7 @@ describe('generate with a converted llama2.c model', () => {
   // auto picks onnx-node, which exports the weights to ONNX in memory; tiny runs them directly.
   it.each(['auto', 'tiny'])("greedy from BOS prints run.c's 200 tokens exactly, then one newline (--backend %s)", async (backend) => {
     const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await runMain([
-      'generate',
-      '--model',
-      model,
-      '--backend',
-      backend,
-      '--max-tokens',
-      '200',
-      '--temperature',
-      '0',
-      '--prompt',
-      '',
-    ]);
+    const { exitCode, stdout, stderr } = await runMain(['generate', ...flags({ model, backend, 'max-tokens': '200', temperature: '0', prompt: '' })]);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toBe(`${greedy200}\n`);
@@ -49,18 +38,7 @@ describe('generate with a converted llama2.c model', () => {
   it('prints the prompt followed by its continuation', async () => {
     const { exitCode, stdout } = await runMain([
       'generate',
-      '--model',
-      model,
-      '--prompt',
-      'Once upon a time',
-      '--max-tokens',
-      '30',
-      '--temperature',
-      '0.8',
-      '--top-p',
-      '0.9',
-      '--seed',
-      '42',
+      ...flags({ model, prompt: 'Once upon a time', 'max-tokens': '30', temperature: '0.8', 'top-p': '0.9', seed: '42' }),
     ]);
     expect(exitCode).toBe(0);
     expect(stdout.startsWith('Once upon a time')).toBe(true);

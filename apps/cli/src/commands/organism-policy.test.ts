@@ -6,6 +6,7 @@ import { generatorPolicy, search, stepLinesPrompt } from '@reward-lens/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProcessRM } from '../load-process-rm.js';
 import { jsonLines, runMain } from '../../test/support/run-main.js';
+import { flags } from '../../test/support/flags.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-organism-policy-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -36,15 +37,7 @@ describe('reward-lens search --policy organism', () => {
   it('an error-free policy (error=0) solves every problem, and every chosen step verifies', async () => {
     const { exitCode, stdout, stderr } = await runMain([
       'search',
-      '--policy',
-      'organism:error=0',
-      '--file',
-      problems,
-      '--n',
-      '4',
-      '--beam-width',
-      '2',
-      '--json',
+      ...flags({ policy: 'organism:error=0', file: problems, n: '4', 'beam-width': '2', json: true }),
     ]);
     expect(exitCode).toBe(0);
     const results = jsonLines(stdout) as unknown as { correct: boolean; pick: number; solutions: { steps: string[] }[] }[];
@@ -59,19 +52,15 @@ describe('reward-lens search --policy organism', () => {
     const [item] = items;
     const { exitCode, stdout } = await runMain([
       'search',
-      '--policy',
-      'organism:error=0.3,rescue=0.2,kinds=wrong-result+wrong-copy',
-      '--problem',
-      item!.problem,
-      '--strategy',
-      strategy,
-      '--n',
-      '4',
-      '--beam-width',
-      '2',
-      '--seed',
-      '7',
-      '--json',
+      ...flags({
+        policy: 'organism:error=0.3,rescue=0.2,kinds=wrong-result+wrong-copy',
+        problem: item!.problem,
+        strategy,
+        n: '4',
+        'beam-width': '2',
+        seed: '7',
+        json: true,
+      }),
     ]);
     expect(exitCode).toBe(0);
     const [result] = jsonLines(stdout) as unknown as {
@@ -115,15 +104,7 @@ describe('reward-lens label --policy organism', () => {
   it("an error-free completer's values are the policy's closed form, 0 or 1; a record it cannot continue is reported and the run goes on", async () => {
     const { exitCode, stdout, stderr } = await runMain([
       'label',
-      '--policy',
-      'organism:error=0',
-      '--file',
-      solutions,
-      '--rollouts',
-      '3',
-      '--labels',
-      'soft',
-      '--details',
+      ...flags({ policy: 'organism:error=0', file: solutions, rollouts: '3', labels: 'soft', details: true }),
     ]);
     const exact = createOrganismPolicy({ errorProbability: 0 });
     const labelled = items.filter((item) => continuable(item.problem, item.steps));

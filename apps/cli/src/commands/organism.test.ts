@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createOrganism, readProcessBenchRecord, readTrlRecord, verifySolution } from '@reward-lens/organism';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonLines, runMain } from '../../test/support/run-main.js';
+import { flags } from '../../test/support/flags.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-organism-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -31,24 +32,17 @@ describe('organism', () => {
   it('honours the knobs', async () => {
     const { exitCode, stdout } = await runMain([
       'organism',
-      '--n',
-      '30',
-      '--from',
-      '100',
-      '--steps',
-      '4',
-      '--max-number',
-      '20',
-      '--ops',
-      '+,*',
-      '--correct-fraction',
-      '0',
-      '--errors',
-      'wrong-result,dropped-step',
-      '--distractors',
-      '0',
-      '--format',
-      'organism',
+      ...flags({
+        n: '30',
+        from: '100',
+        steps: '4',
+        'max-number': '20',
+        ops: '+,*',
+        'correct-fraction': '0',
+        errors: 'wrong-result,dropped-step',
+        distractors: '0',
+        format: 'organism',
+      }),
     ]);
     expect(exitCode).toBe(0);
     const items = jsonLines(stdout);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectScoresClose } from '../../test/support/expect-scores-close.js';
 import { writeRandomClassifierFolder } from '../../test/support/model-folders.js';
 import { jsonLines, runMain } from '../../test/support/run-main.js';
+import { flags } from '../../test/support/flags.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-score-model-'));
 /** `LlamaForSequenceClassification`: the recipe is inferred. 96 positions, so truncation is easy to reach. */
@@ -125,17 +126,7 @@ describe('score --model', () => {
   it('--truncation left keeps the end: cut-off steps are null, and the aggregate is over the scored steps, with notes', async () => {
     const { exitCode, stdout } = await runMain([
       'score',
-      '--model',
-      classifier,
-      '--problem',
-      problem,
-      '--solution',
-      longSolution,
-      '--truncation',
-      'left',
-      '--aggregate',
-      'mean',
-      '--json',
+      ...flags({ model: classifier, problem, solution: longSolution, truncation: 'left', aggregate: 'mean', json: true }),
     ]);
     expect(exitCode).toBe(0);
     const record = onlyRecord(stdout);

@@ -7,6 +7,7 @@ import { startCompletionsTestServer } from '@reward-lens/remote/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProcessRM } from '../load-process-rm.js';
 import { jsonLines, runMain } from '../../test/support/run-main.js';
+import { flags } from '../../test/support/flags.js';
 
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-cli-search-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -26,20 +27,7 @@ describe('reward-lens search', () => {
   it.each(['beam', 'dvts', 'best-of-n'] as const)('%s with a scripted policy and the default PRM: the API’s result, with counts', async (strategy) => {
     const file = join(root, 'script.json');
     await writeFile(file, JSON.stringify(script));
-    const { exitCode, stdout } = await runMain([
-      'search',
-      '--policy',
-      file,
-      '--problem',
-      problem,
-      '--strategy',
-      strategy,
-      '--n',
-      '4',
-      '--beam-width',
-      '2',
-      '--json',
-    ]);
+    const { exitCode, stdout } = await runMain(['search', ...flags({ policy: file, problem, strategy, n: '4', 'beam-width': '2', json: true })]);
     expect(exitCode).toBe(0);
     const [result] = jsonLines(stdout) as unknown as {
       pick: number;
@@ -69,16 +57,7 @@ describe('reward-lens search', () => {
       await writeFile(file, `${JSON.stringify({ problem: 'Add 3 and 4.', answer: '7' })}\n${JSON.stringify({ problem: 'Add 3 and 4 again.', answer: 8 })}\n`);
       const { exitCode, stdout, stderr } = await runMain([
         'search',
-        '--policy',
-        server.baseURL,
-        '--stream',
-        '--file',
-        file,
-        '--n',
-        '2',
-        '--beam-width',
-        '2',
-        '--json',
+        ...flags({ policy: server.baseURL, stream: true, file, n: '2', 'beam-width': '2', json: true }),
       ]);
       expect(exitCode).toBe(0);
       const results = jsonLines(stdout);
@@ -124,18 +103,7 @@ describe('reward-lens search', () => {
   it('prints the chosen solution with its step scores and what was spent', async () => {
     const { exitCode, stdout } = await runMain([
       'search',
-      '--policy',
-      'tiny',
-      '--problem',
-      'Add 2 and 3.',
-      '--n',
-      '2',
-      '--beam-width',
-      '2',
-      '--max-steps',
-      '2',
-      '--max-step-tokens',
-      '8',
+      ...flags({ policy: 'tiny', problem: 'Add 2 and 3.', n: '2', 'beam-width': '2', 'max-steps': '2', 'max-step-tokens': '8' }),
     ]);
     expect(exitCode).toBe(0);
     expect(stdout).toMatch(/^── problem: beam, \d+ solutions?; chose #\d+/);
