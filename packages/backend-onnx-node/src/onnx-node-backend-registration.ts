@@ -1,6 +1,6 @@
-import { isDecoderSource, isOnnxSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
+import type { BackendRegistration } from '@reward-lens/spec';
 
-import { createOrtBackendFromSource, ortBackendDtypes } from '@reward-lens/onnx-backend-common';
+import { ortBackendRegistration } from '@reward-lens/onnx-backend-common';
 import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onnx-node-backend.js';
 
 /**
@@ -10,20 +10,12 @@ import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onn
  * holds q8 and q4 weights: a graph of them (`model_q4.onnx`), or weights exported so.
  * Settings come from `settings['onnx-node']` (`OnnxNodeBackendOptions`).
  */
-export const onnxNodeBackendRegistration: BackendRegistration = {
+export const onnxNodeBackendRegistration: BackendRegistration = ortBackendRegistration<OnnxNodeBackendOptions>({
   name: 'onnx-node',
   priority: 20,
-  sourceKinds: ['onnx', 'decoder'],
-  dtypes: ortBackendDtypes,
-  unavailableReason(source) {
-    return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason('onnx-node', source, ['onnx', 'decoder']);
-  },
-  async create(source, options) {
-    const own = (options.settings?.['onnx-node'] ?? {}) as OnnxNodeBackendOptions;
-    // `threads` means onnxruntime's intra-op threads here, unless the settings give their own.
-    const settings = options.threads !== undefined && own.intraOpThreads === undefined ? { ...own, intraOpThreads: options.threads } : own;
-    // The exporter is loaded only when a decoder is exported, so that running ONNX files needs none.
-    const exporter = async () => (await import('@reward-lens/onnx-export')).exportDecoderToOnnx;
-    return createOrtBackendFromSource({ name: 'onnx-node', create: createOnnxNodeBackend, exporter }, source, options, settings);
-  },
-};
+  // `threads` means onnxruntime's intra-op threads here, unless the settings give their own.
+  threadsOption: 'intraOpThreads',
+  create: createOnnxNodeBackend,
+  // The exporter is loaded only when a decoder is exported, so that running ONNX files needs none.
+  exporter: async () => (await import('@reward-lens/onnx-export')).exportDecoderToOnnx,
+});

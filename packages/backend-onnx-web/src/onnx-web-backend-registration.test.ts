@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ProcessRM, createByteBpeTokenizer } from '@reward-lens/core';
 import { createRandomDecoder, registerBackend, resolveBackend } from '@reward-lens/spec';
 import { writeOnnxModelFolder } from '@reward-lens/onnx-export/node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { onnxWebBackendRegistration } from './index.js';
 
@@ -13,93 +13,72 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const model = createRandomDecoder({ seed: 41 });
 
 describe('onnxWebBackendRegistration in Node', () => {
-  it('runs decoder sources (exported in memory) and ONNX files with their config.json, on wasm', async () => {
-    const unregister = registerBackend(onnxWebBackendRegistration);
-    try {
-      // WebGPU is asked for first: in Node onnxruntime-web has no WebGPU, and the description says so.
-      const settings = { 'onnx-web': { numThreads: 1, executionProviders: ['webgpu', 'wasm'] } };
-      const fromDecoder = await resolveBackend('onnx-web', { kind: 'decoder', model, description: 'seeded weights' }, { settings });
-      expect(fromDecoder.backend.info.description).toMatch(
-        /exported to ONNX in memory from decoder weights, onnxruntime-web wasm execution provider, skipped webgpu: onnxruntime-web's WebGPU build runs only in browsers$/,
-      );
-      expect(fromDecoder.backend.supportsCache).toBe(true);
-      await fromDecoder.backend.dispose();
+  // Registered for the tests of this block; the remover registerBackend returns is beforeAll's teardown.
+  beforeAll(() => registerBackend(onnxWebBackendRegistration));
 
-      const folder = join(root, 'folder');
-      await writeOnnxModelFolder(folder, { model, onnx: { withPast: false } });
-      // The hub layout: config.json above onnx/.
-      const path = join(folder, 'onnx', 'model.onnx');
-      const fromFile = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings: { 'onnx-web': { numThreads: 1 } } });
-      expect(fromFile.backend.info).toMatchObject({
-        vocabSize: 512,
-        maxPositions: 1024,
-        description: expect.stringMatching(/, onnxruntime-web wasm execution provider$/),
-      });
-      expect(fromFile.backend.info.heads.map((head) => head.name)).toEqual(['value', 'classifier', 'lm']);
-      expect(fromFile.backend.supportsCache).toBe(false);
-      await fromFile.backend.dispose();
-    } finally {
-      unregister();
-    }
+  it('runs decoder sources (exported in memory) and ONNX files with their config.json, on wasm', async () => {
+    // WebGPU is asked for first: in Node onnxruntime-web has no WebGPU, and the description says so.
+    const settings = { 'onnx-web': { numThreads: 1, executionProviders: ['webgpu', 'wasm'] } };
+    const fromDecoder = await resolveBackend('onnx-web', { kind: 'decoder', model, description: 'seeded weights' }, { settings });
+    expect(fromDecoder.backend.info.description).toMatch(
+      /exported to ONNX in memory from decoder weights, onnxruntime-web wasm execution provider, skipped webgpu: onnxruntime-web's WebGPU build runs only in browsers$/,
+    );
+    expect(fromDecoder.backend.supportsCache).toBe(true);
+    await fromDecoder.backend.dispose();
+
+    const folder = join(root, 'folder');
+    await writeOnnxModelFolder(folder, { model, onnx: { withPast: false } });
+    // The hub layout: config.json above onnx/.
+    const path = join(folder, 'onnx', 'model.onnx');
+    const fromFile = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings: { 'onnx-web': { numThreads: 1 } } });
+    expect(fromFile.backend.info).toMatchObject({
+      vocabSize: 512,
+      maxPositions: 1024,
+      description: expect.stringMatching(/, onnxruntime-web wasm execution provider$/),
+    });
+    expect(fromFile.backend.info.heads.map((head) => head.name)).toEqual(['value', 'classifier', 'lm']);
+    expect(fromFile.backend.supportsCache).toBe(false);
+    await fromFile.backend.dispose();
   });
 
   it('runs a graph held in memory (ProcessRM.fromFiles) with the text of its config.json, as from disk; broken bytes are named by their path', async () => {
-    const unregister = registerBackend(onnxWebBackendRegistration);
-    try {
-      const folder = join(root, 'in-memory');
-      await writeOnnxModelFolder(folder, { model, onnx: { withPast: true } });
-      const path = join(folder, 'onnx', 'model.onnx');
-      const settings = { 'onnx-web': { numThreads: 1 } };
-      const configJson = await readFile(join(folder, 'config.json'), 'utf8');
-      const bytes = new Uint8Array(await readFile(path));
-      const onDisk = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings });
-      const inMemory = await resolveBackend(
-        'onnx-web',
-        { kind: 'onnx', path: 'picked/onnx/model.onnx', bytes, configJson, description: 'picked' },
-        { settings },
-      );
-      expect(inMemory.backend.info).toEqual(onDisk.backend.info);
-      expect(inMemory.backend.supportsCache).toBe(true);
-      const pair = ['Compute (2+2)*3-5.', 'First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.'] as const;
-      const [fromDisk, fromMemory] = await Promise.all(
-        [onDisk, inMemory].map((resolved) => ProcessRM.fromBackend(resolved.backend, createByteBpeTokenizer()).stepScores([pair])),
-      );
-      expect(Array.from(fromMemory!.value.curves[0]!)).toEqual(Array.from(fromDisk!.value.curves[0]!));
-      await Promise.all([onDisk.backend.dispose(), inMemory.backend.dispose()]);
+    const folder = join(root, 'in-memory');
+    await writeOnnxModelFolder(folder, { model, onnx: { withPast: true } });
+    const path = join(folder, 'onnx', 'model.onnx');
+    const settings = { 'onnx-web': { numThreads: 1 } };
+    const configJson = await readFile(join(folder, 'config.json'), 'utf8');
+    const bytes = new Uint8Array(await readFile(path));
+    const onDisk = await resolveBackend('onnx-web', { kind: 'onnx', path, description: path }, { settings });
+    const inMemory = await resolveBackend('onnx-web', { kind: 'onnx', path: 'picked/onnx/model.onnx', bytes, configJson, description: 'picked' }, { settings });
+    expect(inMemory.backend.info).toEqual(onDisk.backend.info);
+    expect(inMemory.backend.supportsCache).toBe(true);
+    const pair = ['Compute (2+2)*3-5.', 'First, 2+2=4.\nThen, 4*3=12.\nFinally, 12-5=7.'] as const;
+    const [fromDisk, fromMemory] = await Promise.all(
+      [onDisk, inMemory].map((resolved) => ProcessRM.fromBackend(resolved.backend, createByteBpeTokenizer()).stepScores([pair])),
+    );
+    expect(Array.from(fromMemory!.value.curves[0]!)).toEqual(Array.from(fromDisk!.value.curves[0]!));
+    await Promise.all([onDisk.backend.dispose(), inMemory.backend.dispose()]);
 
-      await expect(
-        resolveBackend(
-          'onnx-web',
-          { kind: 'onnx', path: 'picked/model.onnx', bytes: bytes.subarray(0, 1000), configJson, description: 'picked' },
-          { settings },
-        ),
-      ).rejects.toMatchObject({ code: 'MODEL_LOAD', message: expect.stringMatching(/^picked\/model\.onnx: onnxruntime cannot load it/) });
-    } finally {
-      unregister();
-    }
+    await expect(
+      resolveBackend('onnx-web', { kind: 'onnx', path: 'picked/model.onnx', bytes: bytes.subarray(0, 1000), configJson, description: 'picked' }, { settings }),
+    ).rejects.toMatchObject({ code: 'MODEL_LOAD', message: expect.stringMatching(/^picked\/model\.onnx: onnxruntime cannot load it/) });
   });
 
   it('reports missing and broken files as model errors naming them', async () => {
-    const unregister = registerBackend(onnxWebBackendRegistration);
-    try {
-      const absent = join(root, 'absent.onnx');
-      await expect(resolveBackend('onnx-web', { kind: 'onnx', path: absent, description: absent })).rejects.toMatchObject({
-        code: 'MODEL_LOAD',
-        message: expect.stringMatching(new RegExp(`^${absent}: cannot read it`)),
-      });
-      const broken = join(root, 'broken.onnx');
-      await writeFile(broken, 'not onnx');
-      await expect(resolveBackend('onnx-web', { kind: 'onnx', path: broken, description: broken })).rejects.toMatchObject({
-        code: 'MODEL_LOAD',
-        message: expect.stringMatching(new RegExp(`^${broken}: onnxruntime cannot load it`)),
-      });
-    } finally {
-      unregister();
-    }
+    const absent = join(root, 'absent.onnx');
+    await expect(resolveBackend('onnx-web', { kind: 'onnx', path: absent, description: absent })).rejects.toMatchObject({
+      code: 'MODEL_LOAD',
+      message: expect.stringMatching(new RegExp(`^${absent}: cannot read it`)),
+    });
+    const broken = join(root, 'broken.onnx');
+    await writeFile(broken, 'not onnx');
+    await expect(resolveBackend('onnx-web', { kind: 'onnx', path: broken, description: broken })).rejects.toMatchObject({
+      code: 'MODEL_LOAD',
+      message: expect.stringMatching(new RegExp(`^${broken}: onnxruntime cannot load it`)),
+    });
   });
 
   it.each(['q8', 'q4'] as const)('holds %s: decoder weights exported with MatMulNBits run on wasm, as backend-tiny runs them at that dtype', async (dtype) => {
-    const unregister = registerBackend(onnxWebBackendRegistration);
     const tiny = createTinyBackend(model, { dtype, threads: 1 });
     try {
       const resolved = await resolveBackend(
@@ -125,7 +104,6 @@ describe('onnxWebBackendRegistration in Node', () => {
         /it does not hold weights as bf16 \(it holds fp32, q8, q4\)/,
       );
     } finally {
-      unregister();
       await tiny.dispose();
     }
   });

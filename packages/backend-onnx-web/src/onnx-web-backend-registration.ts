@@ -1,6 +1,6 @@
-import { isDecoderSource, isOnnxSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
+import type { BackendRegistration } from '@reward-lens/spec';
 
-import { createOrtBackendFromSource, ortBackendDtypes } from '@reward-lens/onnx-backend-common';
+import { ortBackendRegistration } from '@reward-lens/onnx-backend-common';
 import { createOnnxWebBackend, type OnnxWebBackendOptions } from './create-onnx-web-backend.js';
 
 /**
@@ -11,20 +11,12 @@ import { createOnnxWebBackend, type OnnxWebBackendOptions } from './create-onnx-
  * the weights). It holds q8 and q4 weights (onnxruntime-web runs MatMulNBits). Settings come from
  * `settings['onnx-web']` (`OnnxWebBackendOptions`).
  */
-export const onnxWebBackendRegistration: BackendRegistration = {
+export const onnxWebBackendRegistration: BackendRegistration = ortBackendRegistration<OnnxWebBackendOptions>({
   name: 'onnx-web',
   priority: 15,
-  sourceKinds: ['onnx', 'decoder'],
-  dtypes: ortBackendDtypes,
-  unavailableReason(source) {
-    return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason('onnx-web', source, ['onnx', 'decoder']);
-  },
-  async create(source, options) {
-    const own = (options.settings?.['onnx-web'] ?? {}) as OnnxWebBackendOptions;
-    // `threads` means onnxruntime-web's wasm threads here (env.wasm.numThreads), unless the settings give their own.
-    const settings = options.threads !== undefined && own.numThreads === undefined ? { ...own, numThreads: options.threads } : own;
-    // The exporter is loaded only when a decoder is exported, so that running ONNX files needs none.
-    const exporter = async () => (await import('@reward-lens/onnx-export')).exportDecoderToOnnx;
-    return createOrtBackendFromSource({ name: 'onnx-web', create: createOnnxWebBackend, exporter }, source, options, settings);
-  },
-};
+  // `threads` means onnxruntime-web's wasm threads here (env.wasm.numThreads), unless the settings give their own.
+  threadsOption: 'numThreads',
+  create: createOnnxWebBackend,
+  // The exporter is loaded only when a decoder is exported, so that running ONNX files needs none.
+  exporter: async () => (await import('@reward-lens/onnx-export')).exportDecoderToOnnx,
+});

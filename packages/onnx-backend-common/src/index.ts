@@ -6,3 +6,4 @@ export type { OrtModule, OrtSession, OrtTensor, OrtTensorConstructor, OrtValueMe
 export { configLocations } from './config-locations.js';
 export { inMemoryGraphOptions } from './in-memory-graph.js';
 export { createOrtBackendFromSource, ortBackendDtypes, type OrtSourceFactory } from './create-from-source.js';
+export { ortBackendRegistration, type OrtRegistrationSpec } from './ort-backend-registration.js';

@@ -66,33 +66,37 @@ function packPast(pasts: readonly (RowKeyValues | null)[], plan: BatchPlan, shap
  * half the batch (so that views keep no more than twice their size alive; see `ViewGroup`).
  * Other rows are copied out, one block per run of consecutive real slots per head.
  */
-export function rowsOfPresents(presents: RowKeyValues, plan: BatchPlan, shape: KvShape): StoredRow[] {
+export function rowsOfPresents(presents: RowKeyValues, plan: BatchPlan, shape: KvShape, cacheLengths?: readonly number[]): StoredRow[] {
   const totalLength = plan.pastLength + plan.sequenceLength;
   const rowSize = shape.kvHeads * totalLength * shape.headDim;
-  const fills = (row: number) => plan.rowPastLengths[row] === plan.pastLength && plan.realColumns[row]!.length === plan.sequenceLength;
+  // With `cacheLengths`, a row keeps its first real columns only (those after are run, not cached).
+  const keptColumns = plan.realColumns.map((columns, row) =>
+    cacheLengths === undefined ? columns : columns.slice(0, cacheLengths[row]! - plan.rowPastLengths[row]!),
+  );
+  const fills = (row: number) => plan.rowPastLengths[row] === plan.pastLength && keptColumns[row]!.length === plan.sequenceLength;
   const filling = Array.from({ length: plan.batchSize }, (_, row) => fills(row));
   const viewCount = filling.filter(Boolean).length;
   const group = viewCount * 2 > plan.batchSize ? new ViewGroup(plan.batchSize) : undefined;
   return filling.map((fillsSlot, row) => {
-    if (group === undefined || !fillsSlot) return new StoredRow(packRow(presents, plan, shape, row));
+    if (group === undefined || !fillsSlot) return new StoredRow(packRow(presents, plan, shape, row, keptColumns[row]!));
     const view = (present: Float32Array) => (plan.batchSize === 1 ? present : present.subarray(row * rowSize, (row + 1) * rowSize));
     return new StoredRow({ keys: presents.keys.map(view), values: presents.values.map(view) }, group);
   });
 }
 
-function packRow(presents: RowKeyValues, plan: BatchPlan, shape: KvShape, row: number): RowKeyValues {
+function packRow(presents: RowKeyValues, plan: BatchPlan, shape: KvShape, row: number, columns: readonly number[]): RowKeyValues {
   const { kvHeads, headDim } = shape;
   const totalLength = plan.pastLength + plan.sequenceLength;
   const rowPast = plan.rowPastLengths[row]!;
   // Runs of consecutive slots (the cached ones, then the real columns), copied as blocks.
   const runs: { from: number; count: number }[] = rowPast > 0 ? [{ from: 0, count: rowPast }] : [];
-  for (const column of plan.realColumns[row]!) {
+  for (const column of columns) {
     const slot = plan.pastLength + column;
     const last = runs[runs.length - 1];
     if (last && last.from + last.count === slot) last.count++;
     else runs.push({ from: slot, count: 1 });
   }
-  const length = rowPast + plan.realColumns[row]!.length;
+  const length = rowPast + columns.length;
   const pack = (present: Float32Array): Float32Array => {
     const out = new Float32Array(kvHeads * length * headDim);
     let target = 0;

@@ -59,7 +59,11 @@ export class OrtBackend implements BackendV1 {
     readonly supportsCache: boolean,
   ) {
     this.#state = state;
+    this.supportsCacheLengths = supportsCache;
   }
+
+  /** A row's cache may keep fewer tokens than it ran (`cacheLengths`): its present slots are cut when they are copied out. */
+  readonly supportsCacheLengths: boolean;
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
     const state = this.#state;
@@ -118,8 +122,10 @@ export class OrtBackend implements BackendV1 {
       presents.keys.push(outputs[`present.${layer}.key`]!.data as Float32Array);
       presents.values.push(outputs[`present.${layer}.value`]!.data as Float32Array);
     }
-    const rows = rowsOfPresents(presents, plan, state.kvShape!);
-    const caches = rows.map((row, index) => new BackendCacheHandle(this, row, plan.rowPastLengths[index]! + realTokens[index]!));
+    const rows = rowsOfPresents(presents, plan, state.kvShape!, request.cacheLengths);
+    const caches = rows.map(
+      (row, index) => new BackendCacheHandle(this, row, request.cacheLengths?.[index] ?? plan.rowPastLengths[index]! + realTokens[index]!),
+    );
     return { reads, caches };
   }
 

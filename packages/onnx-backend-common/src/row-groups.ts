@@ -98,6 +98,7 @@ export function rowGroupRequest(request: ForwardRequestV1, rows: readonly number
     reads,
     ...(request.past ? { past: rows.map((row) => request.past![row]!) } : {}),
     ...(request.returnCache ? { returnCache: true } : {}),
+    ...(request.cacheLengths ? { cacheLengths: rows.map((row) => request.cacheLengths![row]!) } : {}),
   };
 }
 
