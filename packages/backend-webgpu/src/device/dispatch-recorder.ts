@@ -24,35 +24,24 @@ type Step =
 export class DispatchRecorder {
   readonly #runtime: GpuRuntime;
   readonly #steps: Step[] = [];
-  readonly #uniformChunks: { offset: number; data: Uint32Array }[] = [];
-  readonly #storageChunks: { offset: number; data: Uint32Array }[] = [];
-  #uniformLength = 0;
-  #storageLength = 0;
-  readonly #uniformAlignment: number;
-  readonly #storageAlignment: number;
+  readonly #uniforms: UploadArena;
+  readonly #storage: UploadArena;
 
   constructor(runtime: GpuRuntime) {
     this.#runtime = runtime;
-    this.#uniformAlignment = runtime.device.limits.minUniformBufferOffsetAlignment;
-    this.#storageAlignment = runtime.device.limits.minStorageBufferOffsetAlignment;
+    // A uniform binding's size is a multiple of 16 bytes; a storage array's, of its 4-byte element.
+    this.#uniforms = new UploadArena('uniform', runtime.device.limits.minUniformBufferOffsetAlignment, 16);
+    this.#storage = new UploadArena('storage', runtime.device.limits.minStorageBufferOffsetAlignment, 4);
   }
 
   /** Kernel parameters: 32-bit words, as the shader's uniform struct lays them out. */
   uniform(words: Uint32Array): ArenaSlot {
-    const offset = alignTo(this.#uniformLength, this.#uniformAlignment);
-    const size = alignTo(Math.max(words.byteLength, 16), 16);
-    this.#uniformChunks.push({ offset, data: words });
-    this.#uniformLength = offset + size;
-    return { arena: 'uniform', offset, size };
+    return this.#uniforms.place(words);
   }
 
   /** A read-only `array<u32>` (token ids, token indices, columns). */
   indices(values: Uint32Array): ArenaSlot {
-    const offset = alignTo(this.#storageLength, this.#storageAlignment);
-    const size = alignTo(Math.max(values.byteLength, 4), 4);
-    this.#storageChunks.push({ offset, data: values });
-    this.#storageLength = offset + size;
-    return { arena: 'storage', offset, size };
+    return this.#storage.place(values);
   }
 
   dispatch(label: string, pipeline: GPUComputePipeline, bindings: BindingSource[], workgroups: [number, number, number]): void {
@@ -66,8 +55,8 @@ export class DispatchRecorder {
 
   /** Uploads the arenas and encodes every step. Returns the arena buffers, to free after the work. */
   encode(encoder: GPUCommandEncoder): GPUBuffer[] {
-    const uniforms = this.#runtime.uploadBuffer('parameters', pack(this.#uniformChunks, this.#uniformLength), BufferUsage.UNIFORM);
-    const storage = this.#runtime.uploadBuffer('index lists', pack(this.#storageChunks, this.#storageLength), BufferUsage.STORAGE);
+    const uniforms = this.#runtime.uploadBuffer('parameters', this.#uniforms.pack(), BufferUsage.UNIFORM);
+    const storage = this.#runtime.uploadBuffer('index lists', this.#storage.pack(), BufferUsage.STORAGE);
     const { device } = this.#runtime;
     let pass: GPUComputePassEncoder | null = null;
     for (const step of this.#steps) {
@@ -93,10 +82,31 @@ export class DispatchRecorder {
   }
 }
 
-function pack(chunks: readonly { offset: number; data: Uint32Array }[], length: number): Uint32Array {
-  const words = new Uint32Array(Math.max(1, Math.ceil(length / 4)));
-  for (const chunk of chunks) words.set(chunk.data, chunk.offset / 4);
-  return words;
+/** One upload arena: each chunk at the next offset the device's alignment allows, its size rounded up to `granule` bytes. */
+class UploadArena {
+  readonly #chunks: { offset: number; data: Uint32Array }[] = [];
+  #length = 0;
+
+  constructor(
+    readonly arena: ArenaSlot['arena'],
+    readonly alignment: number,
+    readonly granule: number,
+  ) {}
+
+  place(data: Uint32Array): ArenaSlot {
+    const offset = alignTo(this.#length, this.alignment);
+    const size = alignTo(Math.max(data.byteLength, this.granule), this.granule);
+    this.#chunks.push({ offset, data });
+    this.#length = offset + size;
+    return { arena: this.arena, offset, size };
+  }
+
+  /** The arena's contents, as one upload (at least one word, so that the buffer exists). */
+  pack(): Uint32Array {
+    const words = new Uint32Array(Math.max(1, Math.ceil(this.#length / 4)));
+    for (const chunk of this.#chunks) words.set(chunk.data, chunk.offset / 4);
+    return words;
+  }
 }
 
 /**
