@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createByteBpeTokenizer, createRandomDecoder, defineDecoderConfig, mathShepherdRecipe, ProcessRM } from '@reward-lens/core';
 import { fromVllm } from '@reward-lens/remote';
-import { sharedDataPath } from '@reward-lens/test-data';
+import { sharedDataPath, smallLlamaFields } from '@reward-lens/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRewardServer, type RewardServer } from './create-reward-server.js';
+import { closeServers, serve } from '../test/support/serve-test-server.js';
 import { realQwenPrm } from '../test/support/test-models.js';
 
 const items = (JSON.parse(readFileSync(sharedDataPath('processbench/gsm8k.json'), 'utf8')) as { problem: string; steps: string[] }[]).slice(0, 6);
@@ -12,15 +12,13 @@ const pairs = items.map((item) => ({ problem: item.problem, steps: item.steps })
 
 describe('fromVllm pointed at reward-lens serve (Qwen tokenizer, qwen2.5-math-prm)', () => {
   let local: ProcessRM;
-  let server: RewardServer;
   let url: string;
   beforeAll(async () => {
     local = realQwenPrm();
-    server = createRewardServer(local, { port: 0, modelName: 'Qwen/Qwen2.5-Math-PRM-7B', log: () => {} });
-    url = (await server.listen()).url;
+    url = await serve(local, { modelName: 'Qwen/Qwen2.5-Math-PRM-7B' });
   });
   afterAll(async () => {
-    await server.close();
+    await closeServers();
     await local.dispose();
   });
 
@@ -51,23 +49,14 @@ describe('fromVllm pointed at reward-lens serve (math-shepherd: [P(+), P(-)] row
   it('gives exactly the local step scores', async () => {
     const tokenizer = createByteBpeTokenizer({ addedTokens: [' ки'] });
     const config = defineDecoderConfig({
+      ...smallLlamaFields,
       architecture: 'mistral',
-      hiddenSize: 32,
-      numLayers: 2,
-      numHeads: 4,
-      numKvHeads: 2,
-      intermediateSize: 64,
       vocabSize: tokenizer.vocabSize,
       maxPositions: 512,
-      ropeTheta: 10_000,
-      rmsNormEps: 1e-5,
-      tieWordEmbeddings: true,
-      attentionBias: false,
       heads: mathShepherdRecipe.heads,
     });
     const local = ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 9, config })), tokenizer, { recipe: mathShepherdRecipe });
-    const server = createRewardServer(local, { port: 0, modelName: 'math-shepherd', log: () => {} });
-    const { url } = await server.listen();
+    const url = await serve(local, { modelName: 'math-shepherd' });
     try {
       const remote = await fromVllm(url, { model: 'math-shepherd', recipe: 'math-shepherd' });
       const shepherdPairs = [
@@ -78,7 +67,7 @@ describe('fromVllm pointed at reward-lens serve (math-shepherd: [P(+), P(-)] row
       expect(fromServer.value.curves).toEqual(fromHere.value.curves);
       expect(fromHere.value.curves.flatMap((curve) => Array.from(curve)).every((score) => score > 0 && score < 1)).toBe(true);
     } finally {
-      await server.close();
+      await closeServers();
     }
   });
 });

@@ -5,25 +5,22 @@ import { join } from 'node:path';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
 import { createByteBpeTokenizer, createRandomDecoder, defineDecoderConfig, ProcessRM, qwen25MathPrmRecipe } from '@reward-lens/core';
 import { createRewardServer, type RewardServer } from '@reward-lens/serve';
+import { smallLlamaFields } from '@reward-lens/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, runMain } from '../../test/support/run-main.js';
 
 /** Qwen2.5-Math-PRM's reading on a small random Qwen2 model, with `<extra_0>` added to the byte-BPE tokenizer. */
 function qwenRecipePrm(): ProcessRM {
   const tokenizer = createByteBpeTokenizer({ addedTokens: ['<extra_0>'] });
+  // The small Llama of the tests with Qwen2's differences: rope base 1e6, RMSNorm epsilon 1e-6, biased attention projections.
   const config = defineDecoderConfig({
+    ...smallLlamaFields,
     architecture: 'qwen2',
-    hiddenSize: 32,
-    numLayers: 2,
-    numHeads: 4,
-    numKvHeads: 2,
-    intermediateSize: 64,
-    vocabSize: tokenizer.vocabSize,
-    maxPositions: 512,
     ropeTheta: 1_000_000,
     rmsNormEps: 1e-6,
-    tieWordEmbeddings: true,
     attentionBias: true,
+    vocabSize: tokenizer.vocabSize,
+    maxPositions: 512,
     heads: qwen25MathPrmRecipe.heads,
   });
   return ProcessRM.fromBackend(createTinyBackend(createRandomDecoder({ seed: 4, config })), tokenizer, { recipe: qwen25MathPrmRecipe });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { convertLlama2cToHf, createRandomDecoder, defineDecoderConfig, type HeadSpec } from '@reward-lens/core';
 import { writeDecoderFolder } from '@reward-lens/core/node';
-import { sharedDataPath } from '@reward-lens/test-data';
+import { sharedDataPath, smallLlamaFields } from '@reward-lens/test-data';
 
 /** llama2.c's stories260K files in the shared test data, with run.c's greedy 200 tokens from BOS. */
 export function stories260kFiles() {
@@ -33,21 +33,7 @@ export async function writeStories260kFolder(folder: string): Promise<void> {
 export async function writeRandomClassifierFolder(folder: string, options: { architectures: string[]; maxPositions?: number; seed?: number }): Promise<void> {
   const { tokenizerJson, tokenizerConfig, model: stories } = await convertStories260k();
   const heads: HeadSpec[] = [{ name: 'value', kind: 'value', weight: 'score.weight' }];
-  const config = defineDecoderConfig({
-    architecture: 'llama',
-    hiddenSize: 32,
-    numLayers: 2,
-    numHeads: 4,
-    numKvHeads: 2,
-    intermediateSize: 64,
-    vocabSize: stories.config.vocabSize,
-    maxPositions: options.maxPositions ?? 256,
-    ropeTheta: 10_000,
-    rmsNormEps: 1e-5,
-    tieWordEmbeddings: true,
-    attentionBias: false,
-    heads,
-  });
+  const config = defineDecoderConfig({ ...smallLlamaFields, vocabSize: stories.config.vocabSize, maxPositions: options.maxPositions ?? 256, heads });
   await writeDecoderFolder(folder, {
     model: createRandomDecoder({ seed: options.seed ?? 5, config }),
     tokenizerJson,

@@ -9,24 +9,14 @@ import {
   qwen25MathPrmRecipe,
   type PrmTokenizer,
 } from '@reward-lens/core';
+import { smallLlamaFields } from '@reward-lens/test-data';
+
+/** The small Llama of the tests with Qwen2's differences: rope base 1e6, RMSNorm epsilon 1e-6, biased attention projections. */
+const smallQwen2Fields = { ...smallLlamaFields, architecture: 'qwen2', ropeTheta: 1_000_000, rmsNormEps: 1e-6, attentionBias: true } as const;
 
 /** A small random Qwen2 decoder with Qwen2.5-Math-PRM's two-class MLP head, sized for a vocabulary. */
 function qwenPrm(tokenizer: PrmTokenizer, seed: number): ProcessRM {
-  const config = defineDecoderConfig({
-    architecture: 'qwen2',
-    hiddenSize: 32,
-    numLayers: 2,
-    numHeads: 4,
-    numKvHeads: 2,
-    intermediateSize: 64,
-    vocabSize: tokenizer.vocabSize,
-    maxPositions: 1024,
-    ropeTheta: 1_000_000,
-    rmsNormEps: 1e-6,
-    tieWordEmbeddings: true,
-    attentionBias: true,
-    heads: qwen25MathPrmRecipe.heads,
-  });
+  const config = defineDecoderConfig({ ...smallQwen2Fields, vocabSize: tokenizer.vocabSize, maxPositions: 1024, heads: qwen25MathPrmRecipe.heads });
   const backend = createTinyBackend(createRandomDecoder({ seed, config }));
   return ProcessRM.fromBackend(backend, tokenizer, { recipe: qwen25MathPrmRecipe, notes: [`backend "tiny" (random Qwen2 PRM, seed ${seed})`] });
 }
