@@ -18,6 +18,7 @@ import {
   type WasmSimdKernelSet,
 } from './kernels/wasm/wasm-simd-kernels.js';
 import { gatherDecoderWeights, type DecoderWeights } from './model/decoder-weights.js';
+import { productKernels } from './model/product-kernels.js';
 import { chooseQuantization, tinyDtypes, type QuantizationChoice, type TinyDtype } from './model/quantization-plan.js';
 import type { QuantizedTensorV1 } from '@reward-lens/spec';
 import { createRotaryTables } from './model/rotary-embedding.js';
@@ -260,13 +261,16 @@ function assemble(model: DecoderModel, placed: PlacedWeights, options: TinyBacke
   };
   if (threads > 1 && placed.store) parts.pool = { pool: sharedWorkerPool(), load: loadMessage(placed, config) };
   const threadNote = note === undefined ? `threads=${threads}` : `threads=${threads} (${note})`;
-  const info = decoderModelInfo(model.config, `${describeDecoder(config)} ${threadNote} kernels=${placed.description}`);
+  const products = productKernels(placed.kernelName, placed.quantized);
+  const productNote = products.phrases.length > 0 ? ` products=[${products.phrases.join('; ')}]` : '';
+  const info = decoderModelInfo(model.config, `${describeDecoder(config)} ${threadNote} kernels=${placed.description}${productNote}`);
   // A kernel fallback is said in the notes (the description says it too); fewer threads only in the description.
   const notes = placed.fallback !== undefined ? [`backend "tiny" runs the scalar TypeScript kernels, slower than WebAssembly SIMD: ${placed.fallback}`] : [];
   notes.push(...quantizationNotes);
+  if (products.phrases.length > 0) notes.push(`backend "tiny" product kernels: ${products.phrases.join('; ')} (precision ${products.precision})`);
   const described = { ...info, ...(dtype !== 'fp32' ? { weightDtype: dtype } : {}), ...(notes.length > 0 ? { notes } : {}) };
   // Quantized weights are not parameters to differentiate or update: such a backend only runs forward.
-  return dtype === 'fp32' ? new TinyBackend(parts, described) : forwardOnly(new TinyBackend(parts, described));
+  return dtype === 'fp32' ? new TinyBackend(parts, described) : forwardOnly(new TinyBackend(parts, described), products.precision);
 }
 
 function loadMessage(placed: PlacedWeights, config: DecoderModel['config']): ModelPayload {

@@ -16,6 +16,7 @@ import {
   type HvpRequestV1,
   type HvpResultV1,
   type ModelInfoV1,
+  type PrecisionV1,
 } from '@reward-lens/spec';
 import { cacheHandles, planRowCaches } from './cache-plan.js';
 import { GradientEngine } from './gradients/gradient-engine.js';
@@ -66,6 +67,7 @@ export class TinyBackend implements BackendV1 {
   readonly capabilities = tinyBackendCapabilities;
   readonly precision = 'fp32' as const;
   readonly supportsCache = true;
+  readonly supportsCacheLengths = true;
   readonly info: ModelInfoV1;
   /** Threads the backend computes on: this one alone, or this many workers of the pool. */
   readonly threads: number;
@@ -114,7 +116,7 @@ export class TinyBackend implements BackendV1 {
       slices > 1
         ? await this.#forwardOnPool(packed, slices, request)
         : assembleReads(packed.plans, [[0, packed.tokens]], [runForwardSlice(model, sliceForward(packed, 0, packed.tokens))]);
-    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens) } : { reads };
+    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens, request.cacheLengths) } : { reads };
   }
 
   async #forwardOnPool(packed: PackedForward, slices: number, request: ForwardRequestV1): Promise<ForwardResultV1['reads']> {
@@ -236,16 +238,17 @@ class ForwardOnlyTinyBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
   readonly capabilities = tinyForwardCapabilities;
-  readonly precision: TinyBackend['precision'];
+  readonly precision: PrecisionV1;
   readonly supportsCache: boolean;
+  readonly supportsCacheLengths = true;
   readonly info: ModelInfoV1;
   readonly threads: number;
   readonly #backend: TinyBackend;
 
-  constructor(backend: TinyBackend) {
+  constructor(backend: TinyBackend, precision: PrecisionV1) {
     this.#backend = backend;
     this.name = backend.name;
-    this.precision = backend.precision;
+    this.precision = precision;
     this.supportsCache = backend.supportsCache;
     this.info = backend.info;
     this.threads = backend.threads;
@@ -260,7 +263,7 @@ class ForwardOnlyTinyBackend implements BackendV1 {
   }
 }
 
-/** The backend without its gradient methods (see `tinyForwardCapabilities`). */
-export function forwardOnly(backend: TinyBackend): BackendV1 {
-  return new ForwardOnlyTinyBackend(backend);
+/** The backend without its gradient methods (see `tinyForwardCapabilities`), declaring `precision` (its products' over reduced weights). */
+export function forwardOnly(backend: TinyBackend, precision: PrecisionV1): BackendV1 {
+  return new ForwardOnlyTinyBackend(backend, precision);
 }

@@ -101,11 +101,12 @@ export class CodeEmitter {
   }
 
   // Memory.
-  f32Load(): this {
-    return this.emit(0x2a, 2, 0);
+  /** `offset` is the memarg's constant byte offset, added to the popped address. */
+  f32Load(offset = 0): this {
+    return this.emit(0x2a, 2, ...unsignedLeb128(offset));
   }
-  f32Store(): this {
-    return this.emit(0x38, 2, 0);
+  f32Store(offset = 0): this {
+    return this.emit(0x38, 2, ...unsignedLeb128(offset));
   }
   /** Loads 16 bits, zero-extended to i32. */
   i32Load16U(): this {
@@ -117,6 +118,14 @@ export class CodeEmitter {
   /** Loads one signed byte, sign-extended to i32. */
   i32Load8S(): this {
     return this.emit(0x2c, 0, 0);
+  }
+  /** Loads 16 bits, sign-extended to i32. */
+  i32Load16S(): this {
+    return this.emit(0x2e, 1, 0);
+  }
+  /** Stores the low 16 bits of an i32. */
+  i32Store16(): this {
+    return this.emit(0x3b, 1, 0);
   }
 
   // Numbers.
@@ -134,6 +143,10 @@ export class CodeEmitter {
   }
   i32LeU(): this {
     return this.emit(0x4d);
+  }
+  /** Pops `a`, `b`; pushes `a >= b` (false when either is NaN). */
+  f32Ge(): this {
+    return this.emit(0x60);
   }
   i32Add(): this {
     return this.emit(0x6a);
@@ -172,6 +185,21 @@ export class CodeEmitter {
   f32Div(): this {
     return this.emit(0x95);
   }
+  f32Abs(): this {
+    return this.emit(0x8b);
+  }
+  /** The larger, NaN when either is NaN. */
+  f32Max(): this {
+    return this.emit(0x97);
+  }
+  /** Round to the nearest integer, ties to even. */
+  f32Nearest(): this {
+    return this.emit(0x90);
+  }
+  /** Toward zero, saturating at the i32 range; NaN gives 0. */
+  i32TruncSatF32S(): this {
+    return this.emit(0xfc, 0x00);
+  }
 
   // SIMD (0xfd prefix, opcode as unsigned LEB128).
   #simd(opcode: number, ...immediates: number[]): this {
@@ -180,6 +208,10 @@ export class CodeEmitter {
   /** `offset` is the memarg's constant byte offset, added to the popped address. */
   v128Load(offset = 0): this {
     return this.#simd(0x00, 4, ...unsignedLeb128(offset));
+  }
+  /** Loads 8 signed bytes, each sign-extended to a 16-bit lane. */
+  v128Load8x8S(offset = 0): this {
+    return this.#simd(0x01, 3, ...unsignedLeb128(offset));
   }
   /** Loads one f32 into all four lanes. */
   v128Load32Splat(offset = 0): this {
@@ -263,6 +295,32 @@ export class CodeEmitter {
   }
   f32x4ExtractLane(lane: number): this {
     return this.#simd(0x1f, lane);
+  }
+  i32x4ExtractLane(lane: number): this {
+    return this.#simd(0x1b, lane);
+  }
+  /** Pairs of signed 16-bit lanes multiplied and added: `out[i] = a[2i]·b[2i] + a[2i+1]·b[2i+1]` in 32 bits. */
+  i32x4DotI16x8S(): this {
+    return this.#simd(0xba);
+  }
+  /** Two vectors of i32 lanes narrowed to one of 16-bit lanes, saturating (the first's lanes low). */
+  i16x8NarrowI32x4S(): this {
+    return this.#simd(0x85);
+  }
+  /** Round to the nearest integer, ties to even, lane-wise. */
+  f32x4Nearest(): this {
+    return this.#simd(0x6a);
+  }
+  /** Toward zero, saturating at the i32 range; NaN gives 0. */
+  i32x4TruncSatF32x4S(): this {
+    return this.#simd(0xf8);
+  }
+  f32x4Abs(): this {
+    return this.#simd(0xe0);
+  }
+  /** The larger, lane-wise; NaN when either is NaN. */
+  f32x4Max(): this {
+    return this.#simd(0xe9);
   }
   i32x4Shl(): this {
     return this.#simd(0xab);

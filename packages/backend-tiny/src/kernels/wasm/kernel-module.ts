@@ -3,6 +3,7 @@ import { addCausalSoftmaxBackward, addMaskAboveDiagonal } from './attention-back
 import { addGatedSilu, addSoftmaxRows } from './activations-simd.js';
 import { addAttendValues } from './attention-values-simd.js';
 import { addDequantize } from './dequantize-simd.js';
+import { addMatmulQ8 } from './int8-matmul-simd.js';
 import { addMatmul } from './matmul-simd.js';
 import { addMatmulUntransposed } from './matmul-untransposed-simd.js';
 import { MAXIMUM_WASM_PAGES } from './wasm-heap.js';
@@ -24,6 +25,9 @@ export interface KernelModuleExports {
     rowBlock: number,
     columnBlock: number,
   ): void;
+  quantizeActivations(out: number, scales: number, x: number, rows: number, inDim: number, outStride: number): void;
+  /** `matmul`'s arguments (over i16 rows of `x` and int8 rows of `w`), then the rows' scales of each. */
+  matmulQ8(...args: [...Parameters<KernelModuleExports['matmul']>, xScales: number, wScales: number]): void;
   dequantizeQ8(out: number, data: number, scales: number, rows: number, columns: number): void;
   dequantizeQ4(out: number, data: number, scales: number, blocks: number): void;
   dequantizeBf16(out: number, data: number, count: number): void;
@@ -67,6 +71,7 @@ export function buildKernelModule(options: { sharedMemory?: boolean } = {}): Uin
   addMaskAboveDiagonal(builder);
   addCausalSoftmaxBackward(builder);
   addDequantize(builder);
+  addMatmulQ8(builder);
   return builder.toBytes();
 }
 

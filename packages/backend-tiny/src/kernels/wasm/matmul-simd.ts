@@ -1,4 +1,5 @@
 import { valueType, type CodeEmitter } from './code-emitter.js';
+import { emitFourLaneSums, emitLaneSum, emitOutputAddress, emitPointers } from './tile-parts.js';
 import type { WasmModuleBuilder } from './wasm-module-builder.js';
 
 const { i32, f32, v128 } = valueType;
@@ -7,7 +8,7 @@ const { i32, f32, v128 } = valueType;
  * Rows of `x` per register tile: `2 × 4` f32x4 accumulators plus the operands fit x86-64's 16
  * vector registers. (3 and 4 rows, or unrolling the `k` loop, make V8 spill: slower.)
  */
-const TILE_ROWS = 2;
+export const TILE_ROWS = 2;
 
 /**
  * Adds the exported `matmul(out, x, w, bias, rows, inDim, outDim, outStride, xStride, wStride,
@@ -51,18 +52,8 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
   const sum = code.addLocal(f32);
 
   code.localGet(inDim).i32Const(2).i32Shl().localTee(end).i32Const(~15).i32And().localSet(vectorEnd);
-  const pointers = (locals: number[], first: number, stride: number) =>
-    locals.forEach((local, index) => {
-      if (index === 0) code.localGet(first);
-      else
-        code
-          .localGet(locals[index - 1]!)
-          .localGet(stride)
-          .i32Add();
-      code.localSet(local);
-    });
-  pointers(rowPointers, x, xStride);
-  pointers(columnPointers, w, wStride);
+  emitPointers(code, rowPointers, x, xStride);
+  emitPointers(code, columnPointers, w, wStride);
 
   // Step 1 (locals start at zero).
   code.localGet(vectorEnd).if(() => {
@@ -79,10 +70,7 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
     });
   });
 
-  const outputAddress = (row: number) => {
-    code.localGet(out);
-    if (row > 0) code.localGet(outStride).i32Const(row).i32Mul().i32Add();
-  };
+  const outputAddress = (row: number) => emitOutputAddress(code, out, outStride, row);
   // Steps 3 and 4 for one output whose step-2 sum is in `sum`; then stores it.
   const finishScalar = (row: number, column: number) => {
     code.localGet(vectorEnd).localSet(k);
@@ -116,20 +104,9 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
   for (let row = 0; row < rows; row++) {
     const lanes = accumulators[row]!;
     if (columns === 4) {
-      // Step 2 for four outputs a..d: [a0+a1, a2+a3, b0+b1, b2+b3] and [c0+c1, c2+c3, d0+d1, d2+d3],
-      // then [a0+a1, b0+b1, c0+c1, d0+d1] + [a2+a3, b2+b3, c2+c3, d2+d3].
-      const pairSums = (first: number, second: number) => {
-        code.localGet(first).localGet(second).f32x4Shuffle([0, 2, 4, 6]);
-        code.localGet(first).localGet(second).f32x4Shuffle([1, 3, 5, 7]);
-        code.f32x4Add();
-      };
-      const [a, b, c, d] = lanes as [number, number, number, number];
-      pairSums(a, b);
-      code.localSet(a);
-      pairSums(c, d);
-      code.localSet(c);
-      pairSums(a, c);
-      code.localSet(a);
+      // Step 2 for four outputs a..d, in `a`.
+      emitFourLaneSums(code, lanes);
+      const a = lanes[0]!;
       // Without a tail or a bias the four sums are final: one vector store.
       code
         .localGet(end)
@@ -151,13 +128,20 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
         );
     } else {
       lanes.forEach((lane, column) => {
-        code.localGet(lane).f32x4ExtractLane(0).localGet(lane).f32x4ExtractLane(1).f32Add();
-        code.localGet(lane).f32x4ExtractLane(2).localGet(lane).f32x4ExtractLane(3).f32Add();
-        code.f32Add().localSet(sum);
+        emitLaneSum(code, lane);
+        code.localSet(sum);
         finishScalar(row, column);
       });
     }
   }
+}
+
+/** A product's four tile functions: `TILE_ROWS × 4` outputs, then the row, column and corner tails. */
+export interface MatmulTiles {
+  main: number;
+  rowTail: number;
+  columnTail: number;
+  corner: number;
 }
 
 /**
@@ -165,9 +149,15 @@ function emitTile(code: CodeEmitter, rows: number, columns: number): void {
  * blocks of `rowBlock` rows of `x` (about half the L1), within each over 4-column tiles of `w`
  * and tiles of rows; the column tail in the last block. Each block of `w` is read from memory
  * once and swept by every row of `x` from the L2 cache; no output's arithmetic changes.
+ *
+ * With `scaled` (the integer product), the driver takes two more parameters, `rowScales` and
+ * `columnScales` (a float32 per row of `x` and per row of `w`), and hands each tile the
+ * addresses of its first row's and first column's scales after its other arguments.
  */
-function emitDriver(code: CodeEmitter, tiles: { main: number; rowTail: number; columnTail: number; corner: number }): void {
-  const [out, x, w, bias, rows, inDim, outDim, outStride, xStride, wStride, rowBlock, columnBlock] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+export function emitDriver(code: CodeEmitter, tiles: MatmulTiles, scaled = false): void {
+  const [out, x, w, bias, rows, inDim, outDim, outStride, xStride, wStride, rowBlock, columnBlock, rowScales, columnScales] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+  ];
   const blockStart = code.addLocal(i32);
   const blockEnd = code.addLocal(i32);
   const tiledEnd = code.addLocal(i32);
@@ -181,7 +171,12 @@ function emitDriver(code: CodeEmitter, tiles: { main: number; rowTail: number; c
     code.localGet(x).localGet(row).localGet(xStride).i32Mul().i32Add();
     code.localGet(w).localGet(column).localGet(wStride).i32Mul().i32Add();
     code.localGet(bias).localGet(column).i32Const(2).i32Shl().i32Add().i32Const(0).localGet(bias).select();
-    code.localGet(inDim).localGet(outStride).localGet(xStride).localGet(wStride).call(tileFunction);
+    code.localGet(inDim).localGet(outStride).localGet(xStride).localGet(wStride);
+    if (scaled) {
+      code.localGet(rowScales).localGet(row).i32Const(2).i32Shl().i32Add();
+      code.localGet(columnScales).localGet(column).i32Const(2).i32Shl().i32Add();
+    }
+    code.call(tileFunction);
   };
   const rowLoops = (tiled: number, single: number) => {
     code.localGet(blockStart).localSet(row);

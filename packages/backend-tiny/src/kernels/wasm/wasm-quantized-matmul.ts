@@ -1,28 +1,21 @@
-import type { QuantizedTensorV1 } from '@reward-lens/spec';
-import type { KernelModuleExports } from './kernel-module.js';
+import { int8MatmulInWasm, type ProductInWasm } from './wasm-int8-matmul.js';
 import { matmulColumnBlock, matmulRowBlock } from './matmul-simd.js';
-import type { WasmHeap } from './wasm-heap.js';
 import { locateOperands } from './wasm-operands.js';
 
 /**
  * `out = x · wᵀ (+ bias)` over a quantized or 16-bit `w`, in the memory of `heap` (the one that
- * holds `w`, else `w` is copied into scratch): blocks of `w`'s rows (as many as `matmul` sweeps from
- * the L2 cache at once) widened into scratch by the SIMD kernels, then multiplied by `matmul` into
- * their columns of the output. Each block is widened once for all the rows of `x`, and each output
- * is `matmul`'s over the widened weights, bit for bit.
+ * holds `w`, else `w` is copied into scratch). q8: the integer product (`int8MatmulInWasm`). q4,
+ * bf16 and fp16: blocks of `w`'s rows (as many as `matmul` sweeps from the L2 cache at once)
+ * widened into scratch by the SIMD kernels, then multiplied by `matmul` into their columns of the
+ * output. Each block is widened once for all the rows of `x`, and each output is `matmul`'s over
+ * the widened weights, bit for bit.
  */
-export function quantizedMatmulInWasm(
-  heap: WasmHeap,
-  kernels: KernelModuleExports,
-  out: Float32Array,
-  x: Float32Array,
-  w: QuantizedTensorV1,
-  rows: number,
-  inDim: number,
-  outDim: number,
-  bias: Float32Array | undefined,
-): void {
+export const quantizedMatmulInWasm: ProductInWasm = (heap, kernels, out, x, w, rows, inDim, outDim, bias) => {
   if (rows === 0 || outDim === 0) return;
+  if (w.format === 'q8') {
+    int8MatmulInWasm(heap, kernels, out, x, w, rows, inDim, outDim, bias);
+    return;
+  }
   const blockRows = Math.min(outDim, matmulColumnBlock(inDim));
   const resident = heap.residentAddress(w.bytes);
   const [xAddress, biasAddress, outAddress, blockAddress, copiedAddress] = locateOperands(
@@ -40,8 +33,7 @@ export function quantizedMatmulInWasm(
   const rowBlock = matmulRowBlock(inDim);
   for (let first = 0; first < outDim; first += blockRows) {
     const count = Math.min(blockRows, outDim - first);
-    if (w.format === 'q8') kernels.dequantizeQ8(blockAddress, data + first * inDim, base + first * 4, count, inDim);
-    else if (w.format === 'q4') {
+    if (w.format === 'q4') {
       const blocksPerRow = inDim / 32;
       kernels.dequantizeQ4(blockAddress, data + first * blocksPerRow * 16, base + first * blocksPerRow * 4, count * blocksPerRow);
     } else if (w.format === 'bf16') kernels.dequantizeBf16(blockAddress, data + first * inDim * 2, count * inDim);
@@ -50,4 +42,4 @@ export function quantizedMatmulInWasm(
     kernels.matmul(outAddress + first * 4, xAddress, blockAddress, biasAt, rows, inDim, count, outDim * 4, inDim * 4, inDim * 4, rowBlock, blockRows);
   }
   heap.read(outAddress, rows * outDim, out);
-}
+};
