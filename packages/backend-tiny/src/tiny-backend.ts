@@ -67,7 +67,6 @@ export class TinyBackend implements BackendV1 {
   readonly capabilities = tinyBackendCapabilities;
   readonly precision = 'fp32' as const;
   readonly supportsCache = true;
-  readonly supportsCacheLengths = true;
   readonly info: ModelInfoV1;
   /** Threads the backend computes on: this one alone, or this many workers of the pool. */
   readonly threads: number;
@@ -116,7 +115,7 @@ export class TinyBackend implements BackendV1 {
       slices > 1
         ? await this.#forwardOnPool(packed, slices, request)
         : assembleReads(packed.plans, [[0, packed.tokens]], [runForwardSlice(model, sliceForward(packed, 0, packed.tokens))]);
-    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens, request.cacheLengths) } : { reads };
+    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens) } : { reads };
   }
 
   async #forwardOnPool(packed: PackedForward, slices: number, request: ForwardRequestV1): Promise<ForwardResultV1['reads']> {
@@ -240,7 +239,6 @@ class ForwardOnlyTinyBackend implements BackendV1 {
   readonly capabilities = tinyForwardCapabilities;
   readonly precision: PrecisionV1;
   readonly supportsCache: boolean;
-  readonly supportsCacheLengths = true;
   readonly info: ModelInfoV1;
   readonly threads: number;
   readonly #backend: TinyBackend;
