@@ -1,5 +1,5 @@
 import type { ReadingRecipe } from './reading-recipe.js';
-import { plainValueRecipe } from './reading-recipe.js';
+import { defineRecipe, plainValueRecipe } from './reading-recipe.js';
 
 const qwenMathSystem = 'Please reason step by step, and put your final answer within \\boxed{}.';
 
@@ -17,13 +17,12 @@ const plusMinusRead = {
  * `<extra_0>` with one after the last step; softmax over the 2-class MLP head
  * (`score.0` → ReLU → `score.2`) at every `<extra_0>`, probability of class 1.
  */
-export const qwen25MathPrmRecipe: ReadingRecipe = {
+export const qwen25MathPrmRecipe: ReadingRecipe = defineRecipe({
   name: 'qwen2.5-math-prm',
   description: 'Qwen2.5-Math-PRM: ChatML, <extra_0> after each step, P(class 1) of the 2-class head at each <extra_0>',
   template: {
     prefix: `<|im_start|>system\n${qwenMathSystem}<|im_end|>\n<|im_start|>user\n`,
     problemSuffix: '<|im_end|>\n<|im_start|>assistant\n',
-    stepJoiner: '',
     stepSuffix: '<extra_0>',
     suffix: '<|im_end|>\n',
   },
@@ -44,23 +43,21 @@ export const qwen25MathPrmRecipe: ReadingRecipe = {
   ],
   activation: 'softmax',
   positiveIndex: 1,
-};
+});
 
 /**
  * Math-Shepherd (`peiyi9979/math-shepherd-mistral-7b-prm`): `question + " " + steps`, each step
  * followed by the tag ` ки`, steps joined by newlines; softmax over the LM logits of `+` and `-`
  * at each tag, probability of `+`.
  */
-export const mathShepherdRecipe: ReadingRecipe = {
+export const mathShepherdRecipe: ReadingRecipe = defineRecipe({
   name: 'math-shepherd',
   description: 'Math-Shepherd: " ки" after each step, P(+) from the LM logits of + and - at each tag',
-  template: { prefix: '', problemSuffix: ' ', stepJoiner: '\n', stepSuffix: ' ки', suffix: '' },
+  template: { problemSuffix: ' ', stepJoiner: '\n', stepSuffix: ' ки' },
   tokenization: 'whole',
   readAt: { at: 'suffix', text: ' ки', tokenOffset: 0 },
-  addBos: true,
-  delimiter: '\n',
   ...plusMinusRead,
-};
+});
 
 /**
  * RLHFlow-style chat PRMs (`RLHFlow/Llama3.1-8B-PRM-Deepseek-Data`, `-Mistral-Data`): each step
@@ -69,7 +66,7 @@ export const mathShepherdRecipe: ReadingRecipe = {
  * from the logits at the token before each answer. The reference scripts run one pass per step;
  * a causal model gives the same logits at every answer in one pass, so that is what we do.
  */
-export const rlhflowLlama31Recipe: ReadingRecipe = {
+export const rlhflowLlama31Recipe: ReadingRecipe = defineRecipe({
   name: 'rlhflow-llama3.1',
   description: 'RLHFlow chat PRM: a user turn per step answered by "+"; P(+) vs - before each answer, all steps in one pass',
   template: {
@@ -79,52 +76,45 @@ export const rlhflowLlama31Recipe: ReadingRecipe = {
     problemSuffix: ' ',
     stepJoiner: '<|start_header_id|>user<|end_header_id|>\n\n',
     stepSuffix: '<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n+<|eot_id|>',
-    suffix: '',
   },
   tokenization: 'whole',
   readAt: { at: 'suffix', text: '+', tokenOffset: -1 },
   addBos: false,
-  delimiter: '\n',
   ...plusMinusRead,
-};
+});
 
 /**
  * Skywork-o1-Open-PRM (Qwen2.5 1.5B/7B): `BOS + problem + "\n"`, then each step encoded on its
  * own followed by the `\n` token; sigmoid of the scalar value head (`v_head.summary`) at each
  * step's `\n`.
  */
-export const skyworkPrmRecipe: ReadingRecipe = {
+export const skyworkPrmRecipe: ReadingRecipe = defineRecipe({
   name: 'skywork-o1-prm',
   description: 'Skywork-o1-Open-PRM: steps encoded apart, each followed by "\\n"; sigmoid of the value head at each "\\n"',
-  template: { prefix: '', problemSuffix: '\n', stepJoiner: '', stepSuffix: '\n', suffix: '' },
+  template: { problemSuffix: '\n', stepSuffix: '\n' },
   tokenization: 'per-piece',
   readAt: { at: 'piece-end' },
-  addBos: true,
-  delimiter: '\n',
   head: 'value',
   heads: [{ name: 'value', kind: 'value', weight: 'v_head.summary.weight', bias: 'v_head.summary.bias' }],
   activation: 'sigmoid',
-  positiveIndex: 0,
-};
+});
 
 /**
  * A token classifier as TRL's PRMTrainer trains one: BOS, the prompt, then each step and the
  * separator (`\n`) encoded apart; the label sits on the last token of each step plus separator.
  * Softmax over the 2 classes there, probability of class 1.
  */
-export const trlTokenClassificationRecipe: ReadingRecipe = {
+export const trlTokenClassificationRecipe: ReadingRecipe = defineRecipe({
   name: 'trl-token-classification',
   description: "TRL PRMTrainer layout: step + separator encoded apart, P(class 1) at the separator's last token",
-  template: { prefix: '', problemSuffix: '', stepJoiner: '', stepSuffix: '\n', suffix: '' },
+  template: { stepSuffix: '\n' },
   tokenization: 'per-piece',
   readAt: { at: 'piece-end' },
-  addBos: true,
-  delimiter: '\n',
   head: 'classifier',
   heads: [{ name: 'classifier', kind: 'token-classification', numLabels: 2, weight: 'score.weight', bias: 'score.bias' }],
   activation: 'softmax',
   positiveIndex: 1,
-};
+});
 
 /**
  * TRL's token-classification layout, with the model's own language-model head (tied to the

@@ -83,17 +83,54 @@ export function keepsSolutionVerbatim(recipe: ReadingRecipe): boolean {
   return recipe.readAt.at === 'step-end' && recipe.tokenization === 'whole' && template.stepSuffix === '';
 }
 
+/**
+ * What a built-in recipe states: the template pieces it fills (the others are empty), and BOS,
+ * delimiter and positive index only where they differ from the usual (BOS added, a solution
+ * split at newlines, index 0).
+ */
+export type RecipeFields = Omit<ReadingRecipe, 'template' | 'addBos' | 'delimiter' | 'positiveIndex'> &
+  Partial<Pick<ReadingRecipe, 'addBos' | 'delimiter' | 'positiveIndex'>> & { template: Partial<SequenceTemplate> };
+
+/**
+ * A recipe with its defaults filled in and its fields in one order. Run fingerprints and fitted
+ * step detectors compare recipes as JSON text, so the order of the keys is part of a recipe:
+ * name, description, template (prefix, problemSuffix, stepJoiner, stepSuffix, suffix),
+ * tokenization, readAt, addBos, delimiter, head, heads, columns, activation, positiveIndex,
+ * likelihoodHead.
+ */
+export function defineRecipe(fields: RecipeFields): ReadingRecipe {
+  const { template, columns, likelihoodHead } = fields;
+  return {
+    name: fields.name,
+    description: fields.description,
+    template: {
+      prefix: template.prefix ?? '',
+      problemSuffix: template.problemSuffix ?? '',
+      stepJoiner: template.stepJoiner ?? '',
+      stepSuffix: template.stepSuffix ?? '',
+      suffix: template.suffix ?? '',
+    },
+    tokenization: fields.tokenization,
+    readAt: fields.readAt,
+    addBos: fields.addBos ?? true,
+    delimiter: fields.delimiter ?? '\n',
+    head: fields.head,
+    heads: fields.heads,
+    ...(columns === undefined ? {} : { columns }),
+    activation: fields.activation,
+    positiveIndex: fields.positiveIndex ?? 0,
+    ...(likelihoodHead === undefined ? {} : { likelihoodHead }),
+  };
+}
+
 /** The seeded tiny model's reading: a scalar value head read raw at the last token of each step. */
-export const plainValueRecipe: ReadingRecipe = {
+export const plainValueRecipe: ReadingRecipe = defineRecipe({
   name: 'plain-value',
   description: 'problem, blank line, solution; a scalar value head read raw at the last token of each step',
-  template: { prefix: '', problemSuffix: '\n\n', stepJoiner: '\n', stepSuffix: '', suffix: '' },
+  template: { problemSuffix: '\n\n', stepJoiner: '\n' },
   tokenization: 'whole',
   readAt: { at: 'step-end' },
-  addBos: true,
-  delimiter: '\n',
   head: 'value',
   heads: [{ name: 'value', kind: 'value', weight: 'v_head.weight', bias: 'v_head.bias' }],
   activation: 'identity',
-  positiveIndex: 0,
-};
+});
