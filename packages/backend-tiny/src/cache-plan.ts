@@ -33,7 +33,7 @@ export function planRowCaches(owner: { readonly name: string }, request: Forward
     const past = pasts[row];
     if (!past) {
       const storage = new KvStorage(layout.numLayers, layout.width, count, layout.shared === true);
-      if (keepsCache) storage.committedLength = count;
+      if (keepsCache) storage.committedLength = request.cacheLengths?.[row] ?? count;
       return { storage, pastLength: 0 };
     }
     const total = past.length + count;
@@ -44,15 +44,22 @@ export function planRowCaches(owner: { readonly name: string }, request: Forward
       storage = storage.copyPrefix(past.length, total);
     }
     claimed.add(storage);
-    // Without returnCache the tail written past the committed length is scratch that the next
-    // in-place extension overwrites.
-    if (keepsCache) storage.committedLength = total;
+    // Without returnCache (or past a row's `cacheLengths`) the tail written after the committed
+    // length is scratch that the next in-place extension overwrites.
+    if (keepsCache) storage.committedLength = request.cacheLengths?.[row] ?? total;
     return { storage, pastLength: past.length };
   });
 }
 
-/** The handles `returnCache` hands back: each covers its row's past and new real tokens. */
-export function cacheHandles(owner: { readonly name: string }, rowCaches: readonly RowCache[], realTokens: readonly number[]): BackendCacheHandle<KvStorage>[] {
+/** The handles `returnCache` hands back: each covers its row's past and new real tokens, or its `cacheLengths` entry. */
+export function cacheHandles(
+  owner: { readonly name: string },
+  rowCaches: readonly RowCache[],
+  realTokens: readonly number[],
+  cacheLengths: readonly number[] | undefined,
+): BackendCacheHandle<KvStorage>[] {
   // Storage is append-only below every handle's length, so handles and forks share it; the garbage collector frees it.
-  return rowCaches.map((rowCache, row) => new BackendCacheHandle(owner, collectedHolding(rowCache.storage), rowCache.pastLength + realTokens[row]!));
+  return rowCaches.map(
+    (rowCache, row) => new BackendCacheHandle(owner, collectedHolding(rowCache.storage), cacheLengths?.[row] ?? rowCache.pastLength + realTokens[row]!),
+  );
 }

@@ -67,6 +67,7 @@ export class TinyBackend implements BackendV1 {
   readonly capabilities = tinyBackendCapabilities;
   readonly precision = 'fp32' as const;
   readonly supportsCache = true;
+  readonly supportsCacheLengths = true;
   readonly info: ModelInfoV1;
   /** Threads the backend computes on: this one alone, or this many workers of the pool. */
   readonly threads: number;
@@ -115,7 +116,7 @@ export class TinyBackend implements BackendV1 {
       slices > 1
         ? await this.#forwardOnPool(packed, slices, request)
         : assembleReads(packed.plans, [[0, packed.tokens]], [runForwardSlice(model, sliceForward(packed, 0, packed.tokens))]);
-    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens) } : { reads };
+    return returnCache ? { reads, caches: cacheHandles(this, rowCaches, realTokens, request.cacheLengths) } : { reads };
   }
 
   async #forwardOnPool(packed: PackedForward, slices: number, request: ForwardRequestV1): Promise<ForwardResultV1['reads']> {
@@ -239,6 +240,7 @@ class ForwardOnlyTinyBackend implements BackendV1 {
   readonly capabilities = tinyForwardCapabilities;
   readonly precision: PrecisionV1;
   readonly supportsCache: boolean;
+  readonly supportsCacheLengths = true;
   readonly info: ModelInfoV1;
   readonly threads: number;
   readonly #backend: TinyBackend;

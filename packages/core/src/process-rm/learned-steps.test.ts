@@ -5,7 +5,7 @@ import { trlTokenClassificationRecipe } from '../recipes/presets.js';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import { createReferenceBackend } from '../testing/reference/reference-backend.js';
 import { tokenDetector } from '../testing/token-detector.js';
-import { createByteBpeTokenizer } from '@reward-lens/tokenizers';
+import { createByteBpeTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 import { ProcessRM } from './process-rm.js';
 
 const model = createRandomDecoder({ seed: 3 });
@@ -147,7 +147,7 @@ describe('the learned step-boundary detector in ProcessRM', () => {
       encoded.push(text);
       return tokenizer.encode(text);
     };
-    const counting = { ...tokenizer, encode };
+    const counting: PrmTokenizer = Object.assign(Object.create(tokenizer) as PrmTokenizer, { encode });
     const counted = ProcessRM.fromBackend(createReferenceBackend(model), counting, { stepDetector: sentenceEndDetector() });
     const pair = await counted.segment([problem, oneLine]);
     expect(pair.meta.stepMethod).toBe('learned');

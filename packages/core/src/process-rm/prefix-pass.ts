@@ -11,6 +11,8 @@ export interface PassRow {
   past: CacheHandleV1 | null;
   /** Sequence positions within the row's tokens whose head outputs are read. */
   reads: readonly number[];
+  /** With a returned cache on a backend that `supportsCacheLengths`: the tokens (from 0) it keeps; the rest are run and read only. */
+  keep?: number;
 }
 
 export interface PassContext {
@@ -59,6 +61,7 @@ export async function runPrefixPass(context: PassContext, rows: readonly PassRow
           : [read],
         past: chunk.map((row) => row.past),
         returnCache,
+        ...(returnCache && chunk.some((row) => row.keep !== undefined) ? { cacheLengths: chunk.map((row) => row.keep ?? row.from + row.tokens.length) } : {}),
       });
       result.values.push(...output.reads[0]!.values);
       result.width = output.reads[0]!.width;

@@ -97,6 +97,33 @@ describe('ScoredPrefix: an extension runs only from the last token the new layou
     expect(runs.reduce((sum, run) => sum + run, 0)).toBe(lengths.at(-1)! + steps.length - 1);
   });
 
+  it('one forward pass per extension where the backend cuts a returned cache (cacheLengths), two where it cannot, the same scores', async () => {
+    const cutting = countingOracle();
+    const uncut = countingOracle();
+    const { supportsCacheLengths: _, ...withoutLengths } = uncut;
+    const walk = async (backend: typeof cutting, prm: ProcessRM) => {
+      let prefix = await prm.prefix(problem);
+      const passes: number[] = [];
+      for (const step of steps) {
+        const before = backend.forwardCalls;
+        const next = await prefix.extend(step);
+        passes.push(backend.forwardCalls - before);
+        prefix.release();
+        prefix = next;
+      }
+      const scores = prefix.stepScores;
+      prefix.release();
+      return { passes, scores };
+    };
+    expect(cutting.supportsCacheLengths).toBe(true);
+    const one = await walk(cutting, ProcessRM.fromBackend(cutting, createByteBpeTokenizer()));
+    const fallback = ProcessRM.fromBackend({ ...withoutLengths, doForward: (request) => uncut.doForward(request) }, createByteBpeTokenizer());
+    const two = await walk(uncut, fallback);
+    expect(one.passes).toEqual(steps.map(() => 1));
+    expect(two.passes).toEqual(steps.map(() => 2));
+    expect(Array.from(one.scores)).toEqual(Array.from(two.scores));
+  });
+
   it('a tokenizer whose merge rewrites the last two tokens: the cache stops two tokens short, and two are run again', async () => {
     // "18." alone is "1" "8" "."; followed by "\n" it is "18.\n" (one token), so two tokens change.
     const tokenizer = greedyTokenizer(['3.\n', '7.\n', '12.\n', '18.\n', '12', '18']);

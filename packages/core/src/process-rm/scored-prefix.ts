@@ -48,6 +48,81 @@ function concatenate(parts: readonly Float32Array[]): Float32Array {
   return joined;
 }
 
+/** What the passes over a set of plans gave: per plan, its head outputs and likelihood logits in pieces, and the caches of the stable tokens kept. */
+interface PlansRun {
+  values: Float32Array[][];
+  logits: Float32Array[][];
+  /** Per plan that ran stable tokens, the cache of its stable tokens (held for it). */
+  caches: Map<number, CacheHandleV1>;
+  width: number;
+  likelihoodWidth: number;
+}
+
+/**
+ * Every plan's new tokens in one round of passes, each row's returned cache cut at its stable
+ * tokens (`cacheLengths`): the tokens after them are read but not kept, as the next step may
+ * change them. One pass per batch, so an extension costs one read of the weights, not two.
+ */
+async function runInOnePass(context: PrefixContext, plans: readonly ExtensionPlan[]): Promise<PlansRun> {
+  const pass = await runPrefixPass(
+    context,
+    plans.map((plan) => ({ ...passRow(plan, plan.start, plan.ids.length, plan.checkpoint?.cache ?? null), keep: plan.stable })),
+    true,
+  );
+  const caches = new Map<number, CacheHandleV1>();
+  plans.forEach((plan, index) => {
+    // No stable token beyond the checkpoint: the checkpoint itself is the new prefix's cache.
+    if (plan.stable > plan.start) caches.set(index, pass.caches[index]!);
+    else pass.caches[index]!.release();
+  });
+  return {
+    values: pass.values.map((values) => [values]),
+    logits: plans.map((_, index) => (pass.likelihood[index] ? [pass.likelihood[index]!] : [])),
+    caches,
+    width: pass.width,
+    likelihoodWidth: pass.likelihoodWidth,
+  };
+}
+
+/**
+ * For a backend that cannot cut a returned cache: the stable tokens first, whose caches are kept;
+ * then the last ones (which the next step may change), read from those caches and not kept.
+ */
+async function runInTwoPasses(context: PrefixContext, plans: readonly ExtensionPlan[]): Promise<PlansRun> {
+  const stableRows = plans.flatMap((plan, index) => (plan.stable > plan.start ? [index] : []));
+  const stable = await runPrefixPass(
+    context,
+    stableRows.map((index) => passRow(plans[index]!, plans[index]!.start, plans[index]!.stable, plans[index]!.checkpoint?.cache ?? null)),
+    true,
+  );
+  const caches = new Map(stableRows.map((plan, row) => [plan, stable.caches[row]!]));
+  const values = plans.map((): Float32Array[] => []);
+  const logits = plans.map((): Float32Array[] => []);
+  stableRows.forEach((plan, row) => {
+    values[plan]!.push(stable.values[row]!);
+    if (stable.likelihood[row]) logits[plan]!.push(stable.likelihood[row]!);
+  });
+  const tailRows = plans.flatMap((plan, index) => (plan.ids.length > plan.stable ? [index] : []));
+  let tail: PassResult;
+  try {
+    tail = await runPrefixPass(
+      context,
+      tailRows.map((index) =>
+        passRow(plans[index]!, plans[index]!.stable, plans[index]!.ids.length, caches.get(index) ?? plans[index]!.checkpoint?.cache ?? null),
+      ),
+      false,
+    );
+  } catch (error) {
+    for (const cache of caches.values()) cache.release();
+    throw error;
+  }
+  tailRows.forEach((plan, row) => {
+    values[plan]!.push(tail.values[row]!);
+    if (tail.likelihood[row]) logits[plan]!.push(tail.likelihood[row]!);
+  });
+  return { values, logits, caches, width: stable.width || tail.width, likelihoodWidth: stable.likelihoodWidth || tail.likelihoodWidth };
+}
+
 /**
  * A problem with the steps scored so far, whose keys and values the backend keeps. Extending it
  * by a step runs only the new tokens against the cached ones; the step scores equal those of one
@@ -123,8 +198,9 @@ export class ScoredPrefix {
 
   /**
    * Scores candidate next steps of several prefixes of one ProcessRM together: the same batches
-   * as one `extendMany` over them all, so a search iteration costs two rounds of forward passes
-   * (the tokens to keep, then each candidate's last tokens), however many prefixes it extends.
+   * as one `extendMany` over them all, so a search iteration costs one round of forward passes
+   * however many prefixes it extends (two on a backend that cannot cut a returned cache short:
+   * the tokens to keep, then each candidate's last tokens).
    *
    * @example
    * const [children, others] = await ScoredPrefix.extendAll([{ prefix: a, candidates: ['x.', 'y.'] }, { prefix: b, candidates: ['z.'] }]);
@@ -138,41 +214,8 @@ export class ScoredPrefix {
     });
     if (context === undefined || plans.length === 0) return groups.map(() => []);
 
-    // The stable tokens first, whose caches are kept; then the last ones (which the next step may
-    // change), read from those caches and not kept.
-    const stableRows = plans.flatMap((plan, index) => (plan.stable > plan.start ? [index] : []));
-    const stable = await runPrefixPass(
-      context,
-      stableRows.map((index) => passRow(plans[index]!, plans[index]!.start, plans[index]!.stable, plans[index]!.checkpoint?.cache ?? null)),
-      true,
-    );
-    const caches = new Map(stableRows.map((plan, row) => [plan, stable.caches[row]!]));
-    const values = plans.map((): Float32Array[] => []);
-    const logits = plans.map((): Float32Array[] => []);
-    stableRows.forEach((plan, row) => {
-      values[plan]!.push(stable.values[row]!);
-      if (stable.likelihood[row]) logits[plan]!.push(stable.likelihood[row]!);
-    });
-    const tailRows = plans.flatMap((plan, index) => (plan.ids.length > plan.stable ? [index] : []));
-    let tail: PassResult;
-    try {
-      tail = await runPrefixPass(
-        context,
-        tailRows.map((index) =>
-          passRow(plans[index]!, plans[index]!.stable, plans[index]!.ids.length, caches.get(index) ?? plans[index]!.checkpoint?.cache ?? null),
-        ),
-        false,
-      );
-    } catch (error) {
-      for (const cache of caches.values()) cache.release();
-      throw error;
-    }
-    tailRows.forEach((plan, row) => {
-      values[plan]!.push(tail.values[row]!);
-      if (tail.likelihood[row]) logits[plan]!.push(tail.likelihood[row]!);
-    });
-    const width = stable.width || tail.width;
-    const likelihoodWidth = stable.likelihoodWidth || tail.likelihoodWidth;
+    const { values, logits, caches, width, likelihoodWidth } =
+      context.backend.supportsCacheLengths === true ? await runInOnePass(context, plans) : await runInTwoPasses(context, plans);
 
     const children = plans.map((plan, index) => {
       const fresh = activateScores(concatenate(values[index]!), plan.steps.length - plan.firstReread, width, context.recipe);

@@ -8,6 +8,7 @@ export function countingBackend(backend: BackendV1): BackendV1 & { forwardCalls:
     capabilities: backend.capabilities,
     precision: backend.precision,
     supportsCache: backend.supportsCache,
+    ...(backend.supportsCacheLengths === true ? { supportsCacheLengths: true } : {}),
     info: backend.info,
     forwardCalls: 0,
     rowsSeen: 0,

@@ -1,5 +1,6 @@
 import { type BackendV1, type ReadRequestV1, Capability } from '@reward-lens/spec';
 
+import { checkCacheLengths } from './cache-length-checks.js';
 import { checkEqual, checkRejects, expectClose } from './conformance-assert.js';
 import { toleranceFor } from './conformance-fixtures.js';
 import { batchOf } from './conformance-requests.js';
@@ -98,6 +99,7 @@ export async function checkKvCache(
   await checkRejects(backend.doForward({ ...batchOf([other], 'right', reads), past: [fork] }), { code: 'BACKEND_CONTRACT' }, 'a released handle');
   cache.release();
   rest.caches![0]!.release();
+  await checkCacheLengths(backend, { full, other, cut }, reads);
 }
 
 /** After `dispose()` (twice: idempotent), a forward is a contract error. */

@@ -57,6 +57,7 @@ class ReferenceBackend implements BackendV1 {
   /** Computes in float64; each output is rounded once to float32. */
   readonly precision = 'fp32' as const;
   readonly supportsCache = true;
+  readonly supportsCacheLengths = true;
   readonly info;
   #model: DecoderModel | null;
   readonly #runs = new Map<string, ReferenceRun>();
@@ -94,7 +95,8 @@ class ReferenceBackend implements BackendV1 {
     });
     const reads = request.reads.map((read) => this.#serve(model, read, rows));
     if (!request.returnCache) return { reads };
-    return { reads, caches: rows.slice(0, batchSize).map((row) => new ReferenceCacheHandle(this, row.ids)) };
+    const kept = (row: number, ids: number[]) => (request.cacheLengths ? ids.slice(0, request.cacheLengths[row]) : ids);
+    return { reads, caches: rows.slice(0, batchSize).map((row, index) => new ReferenceCacheHandle(this, kept(index, row.ids))) };
   }
 
   async dispose(): Promise<void> {

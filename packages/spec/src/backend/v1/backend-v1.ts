@@ -100,6 +100,13 @@ export interface ForwardRequestV1 {
   past?: readonly (CacheHandleV1 | null)[];
   /** Return, per row, a cache covering the row's past and its real tokens. Needs `info.supportsCache`. */
   returnCache?: boolean;
+  /**
+   * With `returnCache`: per row, how many tokens (past included) its returned cache covers, from
+   * the past's length to the past plus the row's real tokens (the default). Tokens after that are
+   * run and read but not kept, so a scored prefix keeps only the tokens no next step can change
+   * and still reads its last ones in the same pass. Needs `supportsCacheLengths`.
+   */
+  cacheLengths?: readonly number[];
 }
 
 /** The values of one read, in request order. */
@@ -214,6 +221,8 @@ export interface BackendV1 {
   readonly precision: PrecisionV1;
   /** True when `past` and `returnCache` are supported. */
   readonly supportsCache: boolean;
+  /** True when `cacheLengths` is honoured (absent: false; callers then run the kept and the unkept tokens in separate passes). */
+  readonly supportsCacheLengths?: boolean;
   readonly info: ModelInfoV1;
   doForward(request: ForwardRequestV1): Promise<ForwardResultV1>;
   /**

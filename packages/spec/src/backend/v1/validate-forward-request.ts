@@ -39,6 +39,7 @@ export function validateForwardRequest(backend: BackendV1, request: ForwardReque
     if (count + pastLength > maxPositions) fail(`row ${row} has ${count + pastLength} tokens, more than the model's ${maxPositions} positions`);
     realTokens.push(count);
   }
+  if (request.cacheLengths !== undefined) checkCacheLengths(backend, request, realTokens, fail);
 
   for (const read of request.reads) {
     if (read.positions.length !== batchSize) fail(`a read lists positions for ${read.positions.length} rows, expected ${batchSize}`);
@@ -74,4 +75,19 @@ export function validateForwardRequest(backend: BackendV1, request: ForwardReque
     }
   }
   return realTokens;
+}
+
+function checkCacheLengths(backend: BackendV1, request: ForwardRequestV1, realTokens: readonly number[], fail: (message: string) => never): void {
+  const lengths = request.cacheLengths!;
+  if (backend.supportsCacheLengths !== true) {
+    throw new UnsupportedCapabilityError({ capability: 'cache lengths', backend: backend.name, operation: 'returning caches shorter than their rows' });
+  }
+  if (request.returnCache !== true) fail('cacheLengths needs returnCache');
+  if (lengths.length !== request.batchSize) fail(`cacheLengths has ${lengths.length} entries, expected one per row (${request.batchSize})`);
+  lengths.forEach((length, row) => {
+    const pastLength = request.past?.[row]?.length ?? 0;
+    const end = pastLength + realTokens[row]!;
+    if (!Number.isInteger(length) || length < pastLength || length > end)
+      fail(`cacheLengths[${row}] is ${length}, outside ${pastLength}..${end} (the row's past to its last real token)`);
+  });
 }
