@@ -3,25 +3,28 @@ import { type BackendV1, type ReadRequestV1, Capability, type CapabilityName } f
 import type { ConformanceHarness, ConformanceTestContext } from './conformance-harness.js';
 
 /** The kit's tests, by the names `skip` takes. */
-export type ConformanceTestName =
-  | 'spec contract'
-  | 'rejects bad requests'
-  | 'capability checks'
-  | 'deterministic'
-  | 'padding invariance'
-  | 'last step equals outcome'
-  | 'one forward pass per solution'
-  | 'seeded weights'
-  | 'parity: heads'
-  | 'parity: columns'
-  | 'parity: inner layers'
-  | 'parity: hidden states'
-  | 'parity: prefix scores'
-  | 'linear readout'
-  | 'kv cache'
-  | 'prefix scoring'
-  | 'reference outputs'
-  | 'dispose';
+export const conformanceTestNames = [
+  'spec contract',
+  'rejects bad requests',
+  'capability checks',
+  'deterministic',
+  'padding invariance',
+  'last step equals outcome',
+  'one forward pass per solution',
+  'seeded weights',
+  'parity: heads',
+  'parity: columns',
+  'parity: inner layers',
+  'parity: hidden states',
+  'parity: prefix scores',
+  'linear readout',
+  'kv cache',
+  'prefix scoring',
+  'reference outputs',
+  'dispose',
+] as const;
+
+export type ConformanceTestName = (typeof conformanceTestNames)[number];
 
 /** Tests not to run, each group with its reason (reported as skipped, with the reason). */
 export type ConformanceSkipList = readonly { reason: string; tests: readonly ConformanceTestName[] }[];

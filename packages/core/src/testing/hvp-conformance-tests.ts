@@ -1,9 +1,11 @@
 import {
   type BackendV1,
+  type BackwardRequestV1,
   Capability,
   createSeededRandom,
   type DecoderConfig,
   type DecoderModel,
+  type ForwardRequestV1,
   type ReadGradientsV1,
   type ReadResultV1,
 } from '@reward-lens/spec';
@@ -26,6 +28,24 @@ export interface HvpTestContext {
 }
 
 export function defineHvpTests({ test, withBackend, model, config, rows, weights }: HvpTestContext): void {
+  const step = 1e-2;
+  /** Checks an HVP against central differences of `doBackward`'s gradient along `direction`, on weights moved by ± step. */
+  const checkHvpByDifferences = async (
+    backend: BackendV1,
+    request: ForwardRequestV1,
+    readGradients: BackwardRequestV1['readGradients'],
+    direction: ReadonlyMap<string, Float32Array>,
+    hvp: ReadonlyMap<string, Float32Array>,
+  ): Promise<void> => {
+    const gradientAt = (sign: number) =>
+      withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doBackward!({ ...request, readGradients })).parameters!);
+    const [plus, minus] = [await gradientAt(1), await gradientAt(-1)];
+    const difference = new Map(
+      [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
+    );
+    checkBelow(relativeMapError(hvp, difference), differenceTolerance(backend.precision) * 5, 'hvp vs central differences of the gradient: relative error');
+  };
+
   test('hvp matches finite differences of the gradient', 'HVP', model, async (backend) => {
     const request = valueBatch(rows, 'right');
     const direction = unitDirection(model, 5);
@@ -35,18 +55,7 @@ export function defineHvpTests({ test, withBackend, model, config, rows, weights
       1e-5,
       "doHvp's gradient vs doBackward's: relative error",
     );
-    const step = 1e-2;
-    const gradientAt = (sign: number) =>
-      withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doBackward!({ ...request, readGradients: [weights] })).parameters!);
-    const [plus, minus] = [await gradientAt(1), await gradientAt(-1)];
-    const difference = new Map(
-      [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
-    );
-    checkBelow(
-      relativeMapError(result.hvp.parameters!, difference),
-      differenceTolerance(backend.precision) * 5,
-      'hvp vs central differences of the gradient: relative error',
-    );
+    await checkHvpByDifferences(backend, request, [weights], direction, result.hvp.parameters!);
   });
 
   test('hvp is symmetric', 'HVP', model, async (backend) => {
@@ -71,18 +80,7 @@ export function defineHvpTests({ test, withBackend, model, config, rows, weights
       direction: { parameters: direction },
       readHessianProduct: (_, tangents) => [tangents[0]!.values.map((values) => values.slice())],
     });
-    const step = 1e-2;
-    const gradientAt = (sign: number) =>
-      withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doBackward!({ ...request, readGradients: seeds })).parameters!);
-    const [plus, minus] = [await gradientAt(1), await gradientAt(-1)];
-    const difference = new Map(
-      [...plus].map(([name, values]) => [name, Float64Array.from(values, (value, index) => (value - minus.get(name)![index]!) / (2 * step))]),
-    );
-    checkBelow(
-      relativeMapError(result.hvp.parameters!, difference),
-      differenceTolerance(backend.precision) * 5,
-      'hvp vs central differences of the gradient: relative error',
-    );
+    await checkHvpByDifferences(backend, request, seeds, direction, result.hvp.parameters!);
     // The reads' tangents are J·v: a directional derivative of the reads.
     const readsAt = (sign: number) => withBackend(shifted(model, direction, sign * step), async (moved) => (await moved.doForward(request)).reads[0]!.values);
     const [up, down] = [await readsAt(1), await readsAt(-1)];
