@@ -1,5 +1,5 @@
-import { createRandomDecoder, defineDecoderConfig, headWidth, tinyDecoderConfig, type DecoderModel } from '@reward-lens/spec';
-import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
+import { createRandomDecoder, defineDecoderConfig, headWidth, tinyDecoderConfig } from '@reward-lens/spec';
+import { expectClose } from '@reward-lens/core/testing';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { decodeModelProto, type OnnxTypes } from './graph/onnx.js';
@@ -7,26 +7,9 @@ import { headOutputNames } from './onnx-names.js';
 import { exportDecoderToOnnx } from './index.js';
 import { runGraph, testSessionOptions } from '../test/support/run-graph.js';
 import { exportTestConfigs } from '../test/support/test-configs.js';
+import { oracleReads } from '../test/support/oracle-reads.js';
 
 const TOLERANCE = 1e-4;
-
-/** The float64 oracle's values for every head and hidden layer at every position of one unpadded row. */
-async function oracleReads(model: DecoderModel, ids: number[]) {
-  const backend = createReferenceBackend(model);
-  const positions = [Array.from(ids, (_, index) => index)];
-  const { config } = model;
-  const { reads } = await backend.doForward({
-    batchSize: 1,
-    sequenceLength: ids.length,
-    inputIds: Int32Array.from(ids),
-    attentionMask: new Uint8Array(ids.length).fill(1),
-    reads: [
-      ...config.heads.map((head) => ({ kind: 'head' as const, head: head.name, positions })),
-      ...Array.from({ length: config.numLayers + 1 }, (_, layer) => ({ kind: 'hidden' as const, layer, positions })),
-    ],
-  });
-  return { heads: reads.slice(0, config.heads.length).map((read) => read.values[0]!), hidden: reads.slice(config.heads.length).map((read) => read.values[0]!) };
-}
 
 function idsOf(length: number, vocabSize: number, seed: number): number[] {
   return Array.from({ length }, (_, index) => (index * 37 + seed * 11 + 1) % vocabSize);

@@ -1,12 +1,13 @@
 import { createRandomDecoder, headWidth, type DecoderModel } from '@reward-lens/spec';
 import { dequantizeRows, quantizationPlan, quantizeTensor } from '@reward-lens/spec/internal';
-import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
+import { expectClose } from '@reward-lens/core/testing';
 import { InferenceSession } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { decodeModelProto } from './graph/onnx.js';
 import { headOutputNames } from './onnx-names.js';
 import { exportDecoderToOnnx } from './index.js';
 import { runGraph, testSessionOptions } from '../test/support/run-graph.js';
+import { oracleReads } from '../test/support/oracle-reads.js';
 import { exportTestConfigs } from '../test/support/test-configs.js';
 
 const TOLERANCE = 1e-4;
@@ -42,32 +43,16 @@ describe('graphs with q8 and q4 weights (MatMulNBits)', () => {
         const session = await InferenceSession.create(bytes, testSessionOptions);
         try {
           const row = ids(11, config.vocabSize);
-          const reference = createReferenceBackend(widenedModel(model, dtype));
-          const positions = [row.map((_, index) => index)];
-          const expected = await reference.doForward({
-            batchSize: 1,
-            sequenceLength: row.length,
-            inputIds: Int32Array.from(row),
-            attentionMask: new Uint8Array(row.length).fill(1),
-            reads: [
-              ...config.heads.map((head) => ({ kind: 'head' as const, head: head.name, positions })),
-              ...Array.from({ length: config.numLayers + 1 }, (_, layer) => ({ kind: 'hidden' as const, layer, positions })),
-            ],
-          });
+          const expected = await oracleReads(widenedModel(model, dtype), row);
           const { outputs } = await runGraph(session, config, [{ ids: row }]);
           const names = headOutputNames(config.heads);
           config.heads.forEach((head, index) => {
             const name = names.get(head.name)!;
             expect(outputs[name]!.dims.at(-1)).toBe(headWidth(config, head));
-            expectClose(outputs[name]!.data as Float32Array, expected.reads[index]!.values[0]!, TOLERANCE, name);
+            expectClose(outputs[name]!.data as Float32Array, expected.heads[index]!, TOLERANCE, name);
           });
           for (let layer = 0; layer <= config.numLayers; layer++) {
-            expectClose(
-              outputs[`hidden_states.${layer}`]!.data as Float32Array,
-              expected.reads[config.heads.length + layer]!.values[0]!,
-              TOLERANCE,
-              `hidden_states.${layer}`,
-            );
+            expectClose(outputs[`hidden_states.${layer}`]!.data as Float32Array, expected.hidden[layer]!, TOLERANCE, `hidden_states.${layer}`);
           }
         } finally {
           await session.release();

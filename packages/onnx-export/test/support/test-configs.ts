@@ -1,5 +1,8 @@
 import { defineDecoderConfig, tinyDecoderConfig, type DecoderConfig } from '@reward-lens/spec';
-import { mlpClassifierHead } from '@reward-lens/core/testing';
+import { conformanceConfigs } from '@reward-lens/core/testing';
+
+// The conformance kit's Qwen2 (multi-head, QKV bias, untied, a value head, a classifier, Qwen2.5-Math-PRM's head, the LM head).
+const conformanceQwen2 = conformanceConfigs.find(({ config }) => config.architecture === 'qwen2')!.config;
 
 /** Architectures the exporter must get right: grouped-query and multi-head, QKV bias, tied and untied, every head kind. */
 export const exportTestConfigs: { label: string; config: DecoderConfig }[] = [
@@ -7,24 +10,10 @@ export const exportTestConfigs: { label: string; config: DecoderConfig }[] = [
   {
     label: "qwen2, multi-head 3/3, QKV bias, untied LM head, biased classifier, Qwen2.5-Math-PRM's head (hidden layer + ReLU)",
     config: defineDecoderConfig({
-      architecture: 'qwen2',
-      hiddenSize: 48,
-      numLayers: 3,
-      numHeads: 3,
-      numKvHeads: 3,
-      intermediateSize: 80,
+      ...conformanceQwen2,
       vocabSize: 300,
       maxPositions: 256,
-      ropeTheta: 1_000_000,
-      rmsNormEps: 1e-6,
-      tieWordEmbeddings: false,
-      attentionBias: true,
-      heads: [
-        { name: 'value', kind: 'value', weight: 'v_head.weight' },
-        { name: 'classifier', kind: 'token-classification', numLabels: 3, weight: 'score.weight', bias: 'score.bias' },
-        mlpClassifierHead,
-        { name: 'lm', kind: 'lm' },
-      ],
+      heads: conformanceQwen2.heads.map((head) => (head.name === 'classifier' ? { ...head, numLabels: 3 } : head)),
     }),
   },
   {
