@@ -4,6 +4,7 @@ import { defaultBackend, recipeNames, type ModelSettings } from './load-process-
 import { parseIntegerOption, seedRange } from './parse-integer-option.js';
 import { UsageError } from './usage-error.js';
 import { stringOptions } from './option-table.js';
+import { parseChoiceOption } from './parse-choice-option.js';
 
 /** The flags that choose a PRM, shared by the commands that load one (`score`, `caps`). */
 export const modelOptions = stringOptions('model', 'recipe', 'backend', 'seed', 'threads', 'dtype');
@@ -15,10 +16,7 @@ export const dtypeOptionHelp = `  --dtype <type>            how the weights are 
 
 /** \`--dtype\`, checked: one of the weight dtypes. */
 export function parseDtypeOption(text: string | undefined, usage: string): WeightDtypeV1 | undefined {
-  if (text === undefined) return undefined;
-  if (!weightDtypes.includes(text as WeightDtypeV1))
-    throw new UsageError(`--dtype must be one of ${weightDtypes.join(', ')}, got ${JSON.stringify(text)}`, usage);
-  return text as WeightDtypeV1;
+  return parseChoiceOption('--dtype', text, weightDtypes, usage);
 }
 
 /** `--threads` in every help that has it. */
@@ -58,9 +56,7 @@ export function parseModelChoice(
   values: { model?: string; recipe?: string; backend?: string; seed?: string; threads?: string; dtype?: string },
   usage: string,
 ): ModelChoice {
-  if (values.recipe !== undefined && !recipeNames().includes(values.recipe)) {
-    throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, usage);
-  }
+  parseChoiceOption('--recipe', values.recipe, recipeNames(), usage);
   // A folder's weights are its own: a seed would be silently ignored.
   if (values.model !== undefined && values.seed !== undefined)
     throw new UsageError("--seed picks the seeded tiny model's weights; it has no use with --model", usage);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { InvalidInputError, stepDetectionModes, validateStepDetector, type StepDetectionMode, type StepDetector } from '@reward-lens/core';
 import { UsageError } from './usage-error.js';
 import { stringOptions } from './option-table.js';
+import { parseChoiceOption } from './parse-choice-option.js';
 
 /** The flags that choose how a solution given as one text is split into steps. */
 export const stepDetectionOptions = stringOptions('step-detection', 'step-detector');
@@ -20,13 +21,10 @@ export interface StepDetectionChoice {
 }
 
 export function parseStepDetectionChoice(values: { 'step-detection'?: string; 'step-detector'?: string }, usage: string): StepDetectionChoice {
-  const mode = values['step-detection'];
-  if (mode !== undefined && !stepDetectionModes.includes(mode as StepDetectionMode)) {
-    throw new UsageError(`--step-detection must be one of ${stepDetectionModes.join(', ')}, got ${JSON.stringify(mode)}`, usage);
-  }
+  const mode = parseChoiceOption('--step-detection', values['step-detection'], stepDetectionModes, usage);
   if (values['step-detector'] === '') throw new UsageError('--step-detector must name a file', usage);
   return {
-    ...(mode !== undefined ? { stepDetection: mode as StepDetectionMode } : {}),
+    ...(mode !== undefined ? { stepDetection: mode } : {}),
     ...(values['step-detector'] !== undefined ? { stepDetectorFile: values['step-detector'] } : {}),
   };
 }

@@ -11,6 +11,8 @@ export { defaultPolicySettings, defaultPolicyTemplate, type LoadedPolicy, type P
 export { PolicySpecError } from './policy/policy-spec-error.js';
 export { rerank, type RerankMethod, type RerankOptions, type RerankResult } from './rerank/rerank.js';
 export { readRerankRecord, type RerankRecord } from './rerank/read-rerank-record.js';
+export { rerankRecords, type Reranked } from './rerank/rerank-records.js';
+export type { RecordError, RecordItem, RecordOutcome } from './records/record-item.js';
 export { aggregateScored, scoreCandidates, type CandidateSolution, type ScoreCandidatesOptions, type ScoredCandidates } from './rerank/score-candidates.js';
 export type { ScoredCandidate } from './rerank/scored-candidate.js';
 export { bestOfN, majorityVote, weightedVote, type AnswerVote, type VoteResult } from './rerank/votes.js';
@@ -20,6 +22,7 @@ export { dvts } from './search/dvts.js';
 export { meterBackend, type BackendMeter } from './search/meter-backend.js';
 export { meterProcessRM } from './search/meter-process-rm.js';
 export { search } from './search/search.js';
+export { searchRecords, type Searched } from './search/search-records.js';
 // A policy that proposes scripted steps (exact tests, and `reward-lens search --policy script:<file>`).
 export { createScriptedPolicy, type ScriptedPolicy, type ScriptedPolicyOptions, type ScriptedStep } from './policy/scripted-policy.js';
 export { solutionCandidates } from './search/finish-search.js';

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename } from 'node:path';
 import { InvalidInputError, recipeGauge, type ProcessRM, type StepCalibration } from '@reward-lens/core';
@@ -24,6 +24,7 @@ import { writeText } from '../write-text.js';
 import { evalReportData } from './eval-report.js';
 import { parseEvalSettings, type EvalSettings } from './eval-settings.js';
 import { prmBenchSummary, processBenchSummary } from './eval-summary.js';
+import { checkReadable } from '../check-readable.js';
 
 const evalUsage = `Usage:
   reward-lens eval --data <file> [--calibration <file>] [--report <file.html>] [options]
@@ -193,12 +194,7 @@ export const evalCommand: Command = {
   async run(args, streams) {
     const settings = parseEvalSettings(args, evalUsage);
     // The files are checked before the model loads, so a typo fails at once.
-    for (const path of [settings.data, settings.calibration?.path]) {
-      if (path === undefined) continue;
-      await access(path).catch((error: unknown) => {
-        throw new InvalidInputError(`cannot read the file: ${error instanceof Error ? error.message : String(error)}`, { location: path, cause: error });
-      });
-    }
+    for (const path of [settings.data, settings.calibration?.path]) await checkReadable(path);
     const prm = await loadProcessRM(settings);
     try {
       const thresholding = await chooseThresholding(prm, settings);

@@ -13,6 +13,7 @@ import { outputWidth } from '../text-layout.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 const exportUsage = `Usage:
   reward-lens export onnx <model-folder> <out-folder> [--recipe <name>] [--no-past]
@@ -66,17 +67,13 @@ function parseExportCommandLine(args: readonly string[]) {
   if (inFolder === undefined || outFolder === undefined) throw new UsageError('export onnx needs <model-folder> <out-folder>', exportUsage);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, exportUsage);
   if (inFolder === '' || outFolder === '') throw new UsageError('<model-folder> and <out-folder> must name folders', exportUsage);
-  if (values.recipe !== undefined && !recipeNames().includes(values.recipe)) {
-    throw new UsageError(`--recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values.recipe)}`, exportUsage);
-  }
-  if (values.dtype !== undefined && !['fp32', 'q8', 'q4'].includes(values.dtype)) {
-    throw new UsageError(`--dtype must be one of fp32, q8, q4, got ${JSON.stringify(values.dtype)}`, exportUsage);
-  }
+  parseChoiceOption('--recipe', values.recipe, recipeNames(), exportUsage);
+  const dtype = parseChoiceOption('--dtype', values.dtype, ['fp32', 'q8', 'q4'], exportUsage, 'fp32');
   return {
     inFolder,
     outFolder,
     recipe: values.recipe,
-    dtype: (values.dtype ?? 'fp32') as 'fp32' | 'q8' | 'q4',
+    dtype,
     withPast: values['no-past'] !== true,
     // Absent: the exporter's default (hidden states when the folder has a learned step detector).
     ...(values['hidden-states'] === true ? { hiddenStates: true } : {}),

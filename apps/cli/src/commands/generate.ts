@@ -5,12 +5,12 @@ import { defaultBackend } from '../load-process-rm.js';
 import { backendOptionHelp, dtypeOptionHelp, parseDtypeOption } from '../model-options.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
-import { parseNumberOption } from '../parse-number-option.js';
 import { exitCodes } from '../report-error.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
+import { parseSamplingOptions } from '../sampling-options.js';
 
 // llama2.c's run defaults (-n 256 -t 1.0 -p 0.9); its seed is the time of day, ours is fixed.
 const defaults = { maxTokens: 256, temperature: 1, topP: 0.9, seed: 1 } as const;
@@ -83,14 +83,7 @@ function parseGenerateSettings(args: readonly string[]) {
         values['max-tokens'] === undefined
           ? defaults.maxTokens
           : parseIntegerOption('--max-tokens', values['max-tokens'], { minimum: 0, maximum: 1_000_000 }, generateUsage),
-      temperature:
-        values.temperature === undefined
-          ? defaults.temperature
-          : parseNumberOption('--temperature', values.temperature, (value) => value >= 0, 'a number, 0 or more', generateUsage),
-      topP:
-        values['top-p'] === undefined
-          ? defaults.topP
-          : parseNumberOption('--top-p', values['top-p'], (value) => value > 0 && value <= 1, 'a number above 0 and at most 1', generateUsage),
+      ...parseSamplingOptions(values, defaults, generateUsage),
       seed:
         values.seed === undefined ? defaults.seed : parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, generateUsage),
       stop: stops,

@@ -25,11 +25,12 @@ import { exitCodes } from '../report-error.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
-import { checkReadable } from './search-input-check.js';
+import { checkReadable } from '../check-readable.js';
 import { readJsonRecords, type JsonRecord } from './search-json-records.js';
 import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 const labelUsage = `Usage:
   reward-lens label --completer <policy> --file <solutions.jsonl> [--out <labels.jsonl>] [options]
@@ -100,24 +101,17 @@ const labelOptions = {
   ...helpOption,
 } as const;
 
-function oneOf<Value extends string>(flag: string, text: string | undefined, allowed: readonly Value[], fallback: Value): Value {
-  const value = (text ?? fallback) as Value;
-  if (!allowed.includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`, labelUsage);
-  return value;
-}
-
 function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
   const { values } = parseCommandLine(args, labelOptions, labelUsage);
   if (values.completer !== undefined && values.policy !== undefined) throw new UsageError('give the completer once: --completer or --policy', labelUsage);
   const completer = values.completer ?? values.policy;
   if (completer === undefined || completer === '') throw new UsageError('--completer (or --policy) is required', labelUsage);
   if (values.file === undefined && stdinIsTerminal) throw new UsageError('no input: give --file <path>, or JSONL on stdin', labelUsage);
-  const mode = oneOf('--mode', values.mode, ['sweep', 'binary'] as const, 'sweep');
-  const labels = oneOf('--labels', values.labels, ['hard', 'soft'] as const, 'hard');
+  const mode = parseChoiceOption('--mode', values.mode, ['sweep', 'binary'], labelUsage, 'sweep');
+  const labels = parseChoiceOption('--labels', values.labels, ['hard', 'soft'], labelUsage, 'hard');
   if (labels === 'soft' && mode === 'binary')
     throw new UsageError('--labels soft needs --mode sweep: binary search computes v_k at only a few prefixes', labelUsage);
-  if (values['judge-recipe'] !== undefined && !recipeNames().includes(values['judge-recipe']))
-    throw new UsageError(`--judge-recipe must be one of ${recipeNames().join(', ')}, got ${JSON.stringify(values['judge-recipe'])}`, labelUsage);
+  parseChoiceOption('--judge-recipe', values['judge-recipe'], recipeNames(), labelUsage);
   if (values.judge === undefined && (values['judge-threshold'] !== undefined || values.consensus !== undefined || values['judge-recipe'] !== undefined))
     throw new UsageError('--judge-threshold, --judge-recipe and --consensus need --judge', labelUsage);
   const delimiter = unescapeDelimiter(values.delimiter ?? '\\n');
@@ -138,7 +132,7 @@ function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
             values['judge-threshold'] === undefined
               ? 0.5
               : parseNumberOption('--judge-threshold', values['judge-threshold'], Number.isFinite, 'a number', labelUsage),
-          consensus: oneOf('--consensus', values.consensus, ['solution', 'prefix'] as const, 'solution'),
+          consensus: parseChoiceOption('--consensus', values.consensus, ['solution', 'prefix'], labelUsage, 'solution'),
         }
       : {}),
   };

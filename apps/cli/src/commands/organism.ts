@@ -6,7 +6,6 @@ import {
   type ErrorKind,
   errorKinds,
   type Operation,
-  type OrganismFormat,
   organismFormats,
   organismRecords,
   parseOperationName,
@@ -21,6 +20,7 @@ import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 const organismUsage = `Usage:
   reward-lens organism [--n <count>] [--seed <n>] [--format processbench|trl|organism] [--out <file>] [knobs]
@@ -96,9 +96,7 @@ function parseList<T>(flag: string, text: string, read: (name: string) => T | un
 
 function parseOrganismSettings(args: readonly string[]) {
   const { values } = parseCommandLine(args, organismOptions, organismUsage);
-  const format = (values.format ?? 'processbench') as OrganismFormat;
-  if (!organismFormats.includes(format))
-    throw new UsageError(`--format must be one of ${organismFormats.join(', ')}, got ${JSON.stringify(values.format)}`, organismUsage);
+  const format = parseChoiceOption('--format', values.format, organismFormats, organismUsage, 'processbench');
   const labels = (values.labels ?? 'prefix') as TrlLabelRule;
   if (labels !== 'prefix' && labels !== 'step') throw new UsageError(`--labels must be prefix or step, got ${JSON.stringify(values.labels)}`, organismUsage);
   if (values.labels !== undefined && format !== 'trl') throw new UsageError('--labels applies to --format trl', organismUsage);

@@ -1,14 +1,5 @@
 import { aggregatorNames, type ProcessRM } from '@reward-lens/core';
-import {
-  createAnswerChecker,
-  readRerankRecord,
-  rerank,
-  type AnswerChecker,
-  type PercentMeaning,
-  type RerankMethod,
-  type RerankRecord,
-  type RerankResult,
-} from '@reward-lens/search';
+import { createAnswerChecker, rerankRecords, type PercentMeaning, type RerankMethod, type Reranked } from '@reward-lens/search';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../parse-command-line.js';
@@ -17,10 +8,12 @@ import { ProgressReporter } from '../score/progress-reporter.js';
 import { oneLine, truncate } from '../text-layout.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
-import { labelFields, readJsonRecords } from './search-json-records.js';
-import { checkReadable } from './search-input-check.js';
+import { labelFields, readJsonRecords, writeRecordError } from './search-json-records.js';
+import { RecordTally, rightOrWrong } from './record-tally.js';
+import { checkReadable } from '../check-readable.js';
 import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
 import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 const methods: readonly RerankMethod[] = ['weighted-vote', 'best-of-n', 'majority-vote'];
 const percentMeanings: readonly PercentMeaning[] = ['auto', 'fraction', 'number'];
@@ -87,31 +80,19 @@ function parseRerankSettings(args: readonly string[], stdinIsTerminal: boolean) 
   if (values.file !== undefined && positionals.length > 0) throw new UsageError('give the input once: --file or -', rerankUsage);
   if (values.file === undefined && positionals.length === 0 && stdinIsTerminal)
     throw new UsageError('no input: give --file <path>, or JSONL on stdin', rerankUsage);
-  const method = (values.method ?? 'weighted-vote') as RerankMethod;
-  if (!methods.includes(method)) throw new UsageError(`--method must be one of ${methods.join(', ')}, got ${JSON.stringify(values.method)}`, rerankUsage);
-  const aggregate = values.aggregate ?? 'min';
-  if (!aggregatorNames().includes(aggregate))
-    throw new UsageError(`--aggregate must be one of ${aggregatorNames().join(', ')}, got ${JSON.stringify(aggregate)}`, rerankUsage);
-  const percent = (values.percent ?? 'auto') as PercentMeaning;
-  if (!percentMeanings.includes(percent))
-    throw new UsageError(`--percent must be one of ${percentMeanings.join(', ')}, got ${JSON.stringify(values.percent)}`, rerankUsage);
+  const method = parseChoiceOption('--method', values.method, methods, rerankUsage, 'weighted-vote');
+  const aggregate = parseChoiceOption('--aggregate', values.aggregate, aggregatorNames(), rerankUsage, 'min');
+  const percent = parseChoiceOption('--percent', values.percent, percentMeanings, rerankUsage, 'auto');
   return { values, file: values.file, method, aggregate, percent, json: values.json === true, quiet: values.quiet === true };
 }
 
-function resultJson(result: RerankResult, record: RerankRecord, checker: AnswerChecker): Record<string, unknown> {
+function resultJson({ result, correct }: Reranked): Record<string, unknown> {
   return {
     method: result.method,
     pick: result.pick,
     answer: result.answer,
     score: result.score,
-    ...(record.reference !== undefined
-      ? {
-          correct:
-            result.pick !== null &&
-            result.candidates[result.pick]!.answer !== null &&
-            checker.equal(result.candidates[result.pick]!.answer!, record.reference, { problem: record.problem }),
-        }
-      : {}),
+    ...(correct !== undefined ? { correct } : {}),
     answers: result.candidates.map((candidate) => ({
       index: candidate.index,
       answer: candidate.answer,
@@ -126,10 +107,10 @@ function resultJson(result: RerankResult, record: RerankRecord, checker: AnswerC
   };
 }
 
-function resultTable(label: string, result: RerankResult, json: Record<string, unknown>): string {
+function resultTable(label: string, { result, correct }: Reranked): string {
   const format = (score: number | null) => (score === null ? '—' : score.toFixed(3));
   const lines = [
-    `── ${label}: pick ${result.pick ?? 'none'} by ${result.method}, answer ${result.answer ?? '—'}, score ${format(result.score)}${'correct' in json ? (json.correct ? ' (right)' : ' (wrong)') : ''}`,
+    `── ${label}: pick ${result.pick ?? 'none'} by ${result.method}, answer ${result.answer ?? '—'}, score ${format(result.score)}${rightOrWrong(correct)}`,
     `     score   answer                normalized`,
     ...result.candidates.map(
       (candidate) =>
@@ -143,40 +124,27 @@ function resultTable(label: string, result: RerankResult, json: Record<string, u
 async function rerankAll(prm: ProcessRM, settings: ReturnType<typeof parseRerankSettings>, streams: CliStreams): Promise<number> {
   const checker = createAnswerChecker({ percent: settings.percent });
   const progress = new ProgressReporter(streams.stderr, { enabled: !settings.quiet });
-  let records = 0;
-  let errors = 0;
-  let right = 0;
-  let judged = 0;
-  for await (const item of readJsonRecords(settings.file, streams.stdin, rerankUsage)) {
-    records++;
-    const record = 'error' in item ? item.error.message : readRerankRecord(item.value);
-    if (typeof record === 'string') {
-      errors++;
-      const error = 'error' in item ? item.error : { code: 'INVALID_INPUT', message: record };
-      if (settings.json) await writeText(streams.stdout, `${JSON.stringify({ ...labelFields(item.label), error })}\n`);
-      else {
-        progress.clear();
-        await writeText(streams.stderr, `reward-lens: ${item.label}: ${error.code}: ${error.message}\n`);
-      }
+  const tally = new RecordTally();
+  const items = readJsonRecords(settings.file, streams.stdin, rerankUsage);
+  for await (const outcome of rerankRecords(prm, items, { method: settings.method, aggregate: settings.aggregate, checker })) {
+    tally.count(outcome);
+    if ('error' in outcome) {
+      if (!settings.json) progress.clear();
+      await writeRecordError(streams, outcome.item.label, outcome.error, settings.json);
     } else {
-      const result = await rerank(prm, record.problem, record.candidates, { method: settings.method, aggregate: settings.aggregate, checker });
-      const json = resultJson(result, record, checker);
-      if ('correct' in json) {
-        judged++;
-        if (json.correct) right++;
-      }
       await writeText(
         streams.stdout,
-        settings.json ? `${JSON.stringify({ ...labelFields(item.label), ...json })}\n` : (records > 1 ? '\n' : '') + resultTable(item.label, result, json),
+        settings.json
+          ? `${JSON.stringify({ ...labelFields(outcome.item.label), ...resultJson(outcome) })}\n`
+          : (tally.records > 1 ? '\n' : '') + resultTable(outcome.item.label, outcome),
       );
     }
-    progress.update(records, errors);
+    progress.update(tally.records, tally.errors);
   }
   progress.clear();
-  const accuracy = judged > 0 ? `; ${right} of ${judged} picks right (${((100 * right) / judged).toFixed(1)}%)` : '';
-  if (errors > 0 || progress.showedProgress || judged > 0)
-    await writeText(streams.stderr, `reward-lens: reranked ${records - errors} of ${records} records, ${errors} error${errors === 1 ? '' : 's'}${accuracy}\n`);
-  return errors > 0 ? exitCodes.failure : exitCodes.success;
+  if (tally.errors > 0 || progress.showedProgress || tally.judged > 0)
+    await writeText(streams.stderr, `reward-lens: ${tally.summary('reranked', 'records', 'picks right')}\n`);
+  return tally.errors > 0 ? exitCodes.failure : exitCodes.success;
 }
 
 /** `reward-lens rerank`: best-of-N, weighted vote or majority vote over candidate solutions. */

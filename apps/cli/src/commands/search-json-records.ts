@@ -2,7 +2,9 @@ import { open } from 'node:fs/promises';
 import { InvalidInputError } from '@reward-lens/core';
 import { detectInputFormat } from '../score/detect-input-format.js';
 import { readNumberedLines } from '../score/read-numbered-lines.js';
+import type { CliStreams } from '../cli-streams.js';
 import { UsageError } from '../usage-error.js';
+import { writeText } from '../write-text.js';
 
 /**
  * One record of the JSON or JSONL input of `rerank`, `search` and `label`: a parsed object with
@@ -64,4 +66,10 @@ export async function* readJsonRecords(path: string | undefined, stdin: NodeJS.R
 export function labelFields(label: string): Record<string, number | string> {
   const match = /^(line|index) (\d+)$/.exec(label);
   return match ? { [match[1]!]: Number(match[2]) } : { source: label };
+}
+
+/** A bad record: a JSON line of its own with `--json` (so the output keeps one line per record), else a line on stderr. */
+export async function writeRecordError(streams: CliStreams, label: string, error: { code: string; message: string }, json: boolean): Promise<void> {
+  if (json) await writeText(streams.stdout, `${JSON.stringify({ ...labelFields(label), error })}\n`);
+  else await writeText(streams.stderr, `reward-lens: ${label}: ${error.code}: ${error.message}\n`);
 }

@@ -2,10 +2,10 @@ import { policyErrorKinds } from '@reward-lens/organism';
 import { defaultPolicySettings as defaults, type PolicySettings } from '@reward-lens/search';
 import { parseThreadsOption } from '../model-options.js';
 import { parseIntegerOption } from '../parse-integer-option.js';
-import { parseNumberOption } from '../parse-number-option.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import { booleanOptions, stringOptions } from '../option-table.js';
+import { parseSamplingOptions } from '../sampling-options.js';
 
 /** How `--policy organism:...` is written, for the help. */
 export const organismPolicyHelp = `organism[:error=<p>,rescue=<r>,kinds=<kind>+<kind>]: the organism's
@@ -60,14 +60,7 @@ export function parsePolicySettings(values: PolicyValues, usage: string): Policy
     return typeof text === 'string' ? parseIntegerOption(`--${flag}`, text, { minimum, maximum }, usage) : fallback;
   };
   return {
-    temperature:
-      values.temperature === undefined
-        ? defaults.temperature
-        : parseNumberOption('--temperature', values.temperature, (value) => value >= 0, 'a number, 0 or more', usage),
-    topP:
-      values['top-p'] === undefined
-        ? defaults.topP
-        : parseNumberOption('--top-p', values['top-p'], (value) => value > 0 && value <= 1, 'a number above 0 and at most 1', usage),
+    ...parseSamplingOptions(values, defaults, usage),
     maxStepTokens: integer('max-step-tokens', defaults.maxStepTokens, 1, 1_000_000),
     maxSolutionTokens: integer('max-solution-tokens', defaults.maxSolutionTokens, 1, 10_000_000),
     backend: values['policy-backend'] ?? defaults.backend,

@@ -1,5 +1,5 @@
 import { aggregatorNames } from '@reward-lens/core';
-import { createAnswerChecker, search, type SearchResult, type SearchStrategy } from '@reward-lens/search';
+import { searchRecords, type SearchResult, type SearchStrategy } from '@reward-lens/search';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../parse-command-line.js';
@@ -7,12 +7,14 @@ import { parseIntegerOption } from '../parse-integer-option.js';
 import { exitCodes } from '../report-error.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
-import { checkReadable } from './search-input-check.js';
-import { labelFields, readJsonRecords } from './search-json-records.js';
+import { checkReadable } from '../check-readable.js';
+import { labelFields, readJsonRecords, writeRecordError } from './search-json-records.js';
+import { RecordTally, rightOrWrong } from './record-tally.js';
 import { loadPolicy, parsePolicySpec } from './search-policy.js';
 import { organismPolicyHelp, parsePolicySettings, policyOptions, policyOptionsHelp } from './search-policy-options.js';
 import { loadPrm, prmOptions, prmOptionsHelp } from './search-prm.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 const strategies: readonly SearchStrategy[] = ['beam', 'dvts', 'best-of-n'];
 
@@ -81,12 +83,6 @@ const searchOptions = {
   ...helpOption,
 } as const;
 
-function oneOf<Value extends string>(flag: string, text: string | undefined, allowed: readonly Value[], fallback: Value): Value {
-  const value = (text ?? fallback) as Value;
-  if (!allowed.includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`, searchUsage);
-  return value;
-}
-
 function parseSearchSettings(args: readonly string[]) {
   const { values } = parseCommandLine(args, searchOptions, searchUsage);
   if (values.policy === undefined || values.policy === '') throw new UsageError('--policy is required', searchUsage);
@@ -95,7 +91,7 @@ function parseSearchSettings(args: readonly string[]) {
     text === undefined ? fallback : parseIntegerOption(flag, text, { minimum, maximum }, searchUsage);
   const n = integer('--n', values.n, 8, 1, 100_000);
   const beamWidth = integer('--beam-width', values['beam-width'], Math.min(4, n), 1, 100_000);
-  const strategy = oneOf('--strategy', values.strategy, strategies, 'beam');
+  const strategy = parseChoiceOption('--strategy', values.strategy, strategies, searchUsage, 'beam');
   if (strategy !== 'best-of-n' && n % beamWidth !== 0) throw new UsageError(`--beam-width must divide --n (n ${n}, beam width ${beamWidth})`, searchUsage);
   return {
     prmValues: { ...values, seed: values['prm-seed'] },
@@ -108,10 +104,10 @@ function parseSearchSettings(args: readonly string[]) {
       n,
       beamWidth,
       maxSteps: integer('--max-steps', values['max-steps'], 16, 1, 100_000),
-      rankBy: oneOf('--rank-by', values['rank-by'], aggregatorNames(), 'last'),
-      pickBy: oneOf('--pick-by', values['pick-by'], aggregatorNames(), 'last'),
-      select: oneOf('--select', values.select, ['best', 'weighted-vote'] as const, 'best'),
-      scoring: oneOf('--scoring', values.scoring, ['incremental', 'full'] as const, 'incremental'),
+      rankBy: parseChoiceOption('--rank-by', values['rank-by'], aggregatorNames(), searchUsage, 'last'),
+      pickBy: parseChoiceOption('--pick-by', values['pick-by'], aggregatorNames(), searchUsage, 'last'),
+      select: parseChoiceOption('--select', values.select, ['best', 'weighted-vote'], searchUsage, 'best'),
+      scoring: parseChoiceOption('--scoring', values.scoring, ['incremental', 'full'], searchUsage, 'incremental'),
       seed: integer('--seed', values.seed, 0, 0, 0xffff_ffff),
     },
     json: values.json === true,
@@ -137,7 +133,7 @@ function resultText(label: string, result: SearchResult, correct: boolean | unde
   const chosen = result.pick === null ? undefined : result.solutions[result.pick];
   const { counts } = result;
   const lines = [
-    `── ${label}: ${result.strategy}, ${result.solutions.length} solution${result.solutions.length === 1 ? '' : 's'}; chose ${chosen ? `#${result.pick}` : 'none'}${chosen ? `, answer ${chosen.normalized ?? '—'}, score ${chosen.score.toFixed(3)}` : ''}${correct === undefined ? '' : correct ? ' (right)' : ' (wrong)'}`,
+    `── ${label}: ${result.strategy}, ${result.solutions.length} solution${result.solutions.length === 1 ? '' : 's'}; chose ${chosen ? `#${result.pick}` : 'none'}${chosen ? `, answer ${chosen.normalized ?? '—'}, score ${chosen.score.toFixed(3)}` : ''}${rightOrWrong(correct)}`,
     ...(chosen ? chosen.steps.map((step, index) => `  ${chosen.stepScores[index]!.toFixed(3).padStart(7)}  ${step}`) : []),
     `  generated ${counts.generatedTokens} tokens in ${counts.proposals} proposed steps; scored ${counts.scoredTokens} tokens (${counts.scoredSteps} steps) in ${counts.scoringMs.toFixed(0)} ms; ${counts.iterations} iteration${counts.iterations === 1 ? '' : 's'}`,
     ...result.notes.map((note) => `  note: ${note}`),
@@ -157,47 +153,29 @@ export const searchCommand: Command = {
     let policy: Awaited<ReturnType<typeof loadPolicy>> | undefined;
     try {
       policy = await loadPolicy(settings.policy, settings.policySettings, searchUsage);
-      const checker = createAnswerChecker();
-      const records =
+      const items =
         settings.problem !== undefined
           ? (async function* () {
               yield { label: 'problem', text: settings.problem!, value: { problem: settings.problem } as Record<string, unknown> };
             })()
           : readJsonRecords(settings.file, streams.stdin, searchUsage);
-      let count = 0;
-      let errors = 0;
-      let judged = 0;
-      let right = 0;
-      for await (const item of records) {
-        count++;
-        const problem = 'value' in item ? item.value.problem : undefined;
-        const reference = 'value' in item ? (item.value.answer ?? item.value.reference) : undefined;
-        if ('error' in item || typeof problem !== 'string') {
-          errors++;
-          const error = 'error' in item ? item.error : { code: 'INVALID_INPUT', message: '"problem" must be a string' };
-          if (settings.json) await writeText(streams.stdout, `${JSON.stringify({ ...labelFields(item.label), error })}\n`);
-          else await writeText(streams.stderr, `reward-lens: ${item.label}: ${error.code}: ${error.message}\n`);
+      const tally = new RecordTally();
+      for await (const outcome of searchRecords(prm, policy.policy, items, { ...settings.options, meter })) {
+        tally.count(outcome);
+        if ('error' in outcome) {
+          await writeRecordError(streams, outcome.item.label, outcome.error, settings.json);
           continue;
         }
-        const result = await search(prm, policy.policy, problem, { ...settings.options, meter });
-        const chosen = result.pick === null ? undefined : result.solutions[result.pick];
-        const correct = reference === undefined ? undefined : chosen?.answer != null && checker.equal(chosen.answer, String(reference), { problem });
-        if (correct !== undefined) {
-          judged++;
-          if (correct) right++;
-        }
+        const { item, problem, result, correct } = outcome;
         await writeText(
           streams.stdout,
           settings.json
             ? `${JSON.stringify({ ...labelFields(item.label), ...resultJson(result, problem, correct) })}\n`
-            : (count > 1 ? '\n' : '') + resultText(item.label, result, correct),
+            : (tally.records > 1 ? '\n' : '') + resultText(item.label, result, correct),
         );
       }
-      if (judged > 0 || errors > 0) {
-        const accuracy = judged > 0 ? `; ${right} of ${judged} right (${((100 * right) / judged).toFixed(1)}%)` : '';
-        await writeText(streams.stderr, `reward-lens: searched ${count - errors} of ${count} problems, ${errors} error${errors === 1 ? '' : 's'}${accuracy}\n`);
-      }
-      return errors > 0 ? exitCodes.failure : exitCodes.success;
+      if (tally.judged > 0 || tally.errors > 0) await writeText(streams.stderr, `reward-lens: ${tally.summary('searched', 'problems', 'right')}\n`);
+      return tally.errors > 0 ? exitCodes.failure : exitCodes.success;
     } finally {
       await policy?.dispose();
       await dispose();

@@ -9,6 +9,7 @@ import { parseDelimiterRegex } from '../score/parse-delimiter-regex.js';
 import { unescapeDelimiter } from '../score/unescape-delimiter.js';
 import { UsageError } from '../usage-error.js';
 import { booleanOptions, helpOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 export const serveOptions = {
   ...modelOptions,
@@ -66,9 +67,7 @@ export function parseServeSettings(args: readonly string[], usage: string, envir
       usage,
     );
   }
-  const aggregate = values.aggregate ?? 'min';
-  if (!aggregatorNames().includes(aggregate))
-    throw new UsageError(`--aggregate must be one of ${aggregatorNames().join(', ')}, got ${JSON.stringify(aggregate)}`, usage);
+  const aggregate = parseChoiceOption('--aggregate', values.aggregate, aggregatorNames(), usage, 'min');
   const truncation = values.truncation ?? 'none';
   if (truncation !== 'none' && truncation !== 'left') throw new UsageError(`--truncation must be none or left, got ${JSON.stringify(truncation)}`, usage);
   if (values.delimiter !== undefined && values['delimiter-regex'] !== undefined)

@@ -9,6 +9,7 @@ import type { InputSpec } from './input-spec.js';
 import { parseDelimiterRegex } from './parse-delimiter-regex.js';
 import { unescapeDelimiter } from './unescape-delimiter.js';
 import { booleanOptions, helpOption, quietOption, stringOptions } from '../option-table.js';
+import { parseChoiceOption } from '../parse-choice-option.js';
 
 export const scoreOptions = {
   ...stringOptions('problem', 'solution'),
@@ -110,10 +111,7 @@ function parseScoreCommandLine(args: readonly string[], usage: string) {
 export function parseScoreSettings(args: readonly string[], usage: string, stdinIsTerminal: boolean): ScoreSettings {
   const { values, positionals } = parseScoreCommandLine(args, usage);
   if (values.json === true && values.table === true) throw new UsageError('give either --json or --table, not both', usage);
-  const aggregate = values.aggregate ?? 'min';
-  if (!aggregatorNames().includes(aggregate)) {
-    throw new UsageError(`--aggregate must be one of ${aggregatorNames().join(', ')}, got ${JSON.stringify(aggregate)}`, usage);
-  }
+  const aggregate = parseChoiceOption('--aggregate', values.aggregate, aggregatorNames(), usage, 'min');
   const truncation = values.truncation ?? 'none';
   if (truncation !== 'none' && truncation !== 'left') throw new UsageError(`--truncation must be none or left, got ${JSON.stringify(truncation)}`, usage);
   const delimiter = delimiterOf(values, usage);
