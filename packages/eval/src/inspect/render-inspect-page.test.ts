@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessRM } from '@reward-lens/core';
@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlotLibrary } from '../node/plot-library.js';
 import { createSeededRandom } from '../random/seeded-random.js';
-import { launchChromium, openPageFile } from '../../test/support/chromium.js';
+import { launchChromium, openCleanPageFile } from '../../test/support/chromium.js';
 import { probeBattery } from './correctness-probes.js';
 import type { InspectData } from './inspect-data.js';
 import { inspectSolution } from './inspect-solution.js';
@@ -49,11 +49,7 @@ describe('the inspect page', () => {
     const html = renderInspectPage(data, await loadPlotLibrary());
     expect(html).not.toMatch(/<script[^>]+src=/);
     const path = join(folder, 'inspect.html');
-    await writeFile(path, html);
-    const { page, requests, errors } = await openPageFile(browser, path);
-    expect(await page.getAttribute('body', 'data-report-error')).toBeNull();
-    expect(errors).toEqual([]);
-    expect(requests).toEqual([]);
+    const page = await openCleanPageFile(browser, path, html);
     // heatmap + layer curves + one attribution per step + top tokens + two probe charts.
     expect(Number(await page.getAttribute('body', 'data-figures'))).toBe(1 + 1 + 3 + 1 + 2);
 

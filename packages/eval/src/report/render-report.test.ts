@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDataPath } from '@reward-lens/test-data';
@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlotLibrary } from '../node/plot-library.js';
 import { readPrmBenchFile } from '../node/read-prmbench-file.js';
-import { launchChromium, openPageFile } from '../../test/support/chromium.js';
+import { launchChromium, openCleanPageFile } from '../../test/support/chromium.js';
 import { sampleReportData } from '../../test/support/sample-report-data.js';
 import type { ReportData } from './report-data.js';
 import { renderReport } from './render-report.js';
@@ -42,11 +42,7 @@ describe('the HTML report', () => {
   it('opens from a file in headless Chromium with every figure drawn', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'reward-lens-report-'));
     const path = join(folder, 'report.html');
-    await writeFile(path, html);
-    const { page, requests, errors } = await openPageFile(browser, path);
-    expect(await page.getAttribute('body', 'data-report-error')).toBeNull();
-    expect(errors).toEqual([]);
-    expect(requests).toEqual([]);
+    const page = await openCleanPageFile(browser, path, html);
 
     const figures: FigureState[] = await page.$$eval('[data-figure]', (nodes) =>
       nodes.map((node) => {

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Debian's Chromium, as TOOLCHAIN.md and vitest.browser.shared.ts launch it (never a downloaded browser). */
 export const chromiumPath = '/usr/bin/chromium';
@@ -33,4 +35,18 @@ export async function openPageFile(browser: Browser, path: string): Promise<{ pa
   await page.goto(pathToFileURL(path).href);
   await page.waitForSelector('body[data-figures], body[data-report-error]');
   return { page, requests, errors };
+}
+
+/**
+ * Writes a page file and opens it (`openPageFile`), expecting it to open cleanly: its script
+ * reported no error, the page threw none, and it asked for nothing but files (a page must work
+ * offline, from one file).
+ */
+export async function openCleanPageFile(browser: Browser, path: string, html: string): Promise<Page> {
+  await writeFile(path, html);
+  const { page, requests, errors } = await openPageFile(browser, path);
+  expect(await page.getAttribute('body', 'data-report-error')).toBeNull();
+  expect(errors).toEqual([]);
+  expect(requests).toEqual([]);
+  return page;
 }
