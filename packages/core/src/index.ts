@@ -122,6 +122,7 @@ export * from './recipes/index.js';
 export {
   ProcessRM,
   ScoredPrefix,
+  type ExtendOptions,
   stepDetectionModes,
   type StepDetectionMode,
   type OutcomeScores,

@@ -1,5 +1,5 @@
 export { ProcessRM, type ProcessRMOptions, type ScoringOptions } from './process-rm.js';
-export { ScoredPrefix } from './scored-prefix.js';
+export { ScoredPrefix, type ExtendOptions } from './scored-prefix.js';
 export type { OutcomeScores, PairErrors, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
 export type { ScoringInput } from './scoring-input.js';
 export type { PairMeta, TokenizedPair, TokenizedStep } from './tokenize-pair.js';

@@ -8,7 +8,7 @@ import type { ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createHfTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 import type { StepDetector } from '../step-detection/step-detector.js';
 import { readPretrainedFiles } from './pretrained-files.js';
-import { calibrationFileName, readFolderCalibration } from './folder-calibration.js';
+import { calibrationFileName } from './folder-calibration.js';
 import type { StepCalibration } from '../calibration/step-calibration.js';
 import type { ProcessRMOptions } from './process-rm-options.js';
 
@@ -110,7 +110,7 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
       file: files.describe('tokenizer.json'),
     });
   }
-  const calibration = await readFolderCalibration(files);
+  const { calibration } = contents;
   options.signal?.throwIfAborted();
   const resolved = await resolveBackend(backend, contents.source, backendCreateOptions(options));
   return {

@@ -36,13 +36,14 @@ export interface PassResult {
 
 /**
  * Runs the rows through the backend, `batchSize` rows per padded forward pass (no rows: no pass).
- * If a pass fails, the caches already made are released before the error goes on.
+ * If a pass fails (or `signal` aborts between passes), the caches already made are released before the error goes on.
  */
-export async function runPrefixPass(context: PassContext, rows: readonly PassRow[], returnCache: boolean): Promise<PassResult> {
+export async function runPrefixPass(context: PassContext, rows: readonly PassRow[], returnCache: boolean, signal?: AbortSignal): Promise<PassResult> {
   const result: PassResult = { values: [], caches: [], width: 0, likelihood: [], likelihoodWidth: 0 };
   const likelihoodHead = context.recipe.likelihoodHead;
   try {
     for (let first = 0; first < rows.length; first += context.batchSize) {
+      signal?.throwIfAborted();
       const chunk = rows.slice(first, first + context.batchSize);
       const { sequenceLength, inputIds, attentionMask } = padRows(chunk.map((row) => row.tokens));
       const read: ReadRequestV1 = {

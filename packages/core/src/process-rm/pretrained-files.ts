@@ -13,6 +13,8 @@ import {
   type DecoderFilesOptions,
   type ModelFiles,
 } from '@reward-lens/loaders';
+import type { StepCalibration } from '../calibration/step-calibration.js';
+import { readFolderCalibration } from './folder-calibration.js';
 import { stepDetectorFileName, validateStepDetector, type StepDetector } from '../step-detection/step-detector.js';
 
 /* Browser-safe: what a PRM folder holds, read through `ModelFiles` (a folder on disk, picked files, bytes). */
@@ -25,6 +27,8 @@ export interface PretrainedFolder {
   vocabSize: number;
   /** The folder's `step-detector.json`, when it has one. */
   stepDetector?: StepDetector;
+  /** The folder's `calibration.json`, when it has one. */
+  calibration?: StepCalibration;
   notes: string[];
 }
 
@@ -64,7 +68,8 @@ export async function readPretrainedFiles(
 ): Promise<PretrainedFolder> {
   const entries = await files.list();
   const stepDetector = await readStepDetector(files, entries);
-  const detectorFields = stepDetector ? { stepDetector } : {};
+  const calibration = await readFolderCalibration(files, entries);
+  const detectorFields = { ...(stepDetector ? { stepDetector } : {}), ...(calibration ? { calibration } : {}) };
   const detectorNotes = stepDetector ? [`found ${stepDetectorFileName}: learned step detector "${stepDetector.name}"`] : [];
   // The graph of the asked dtype (`onnx/model_q4.onnx` for q4), as transformers.js picks it; under a reduced dtype without one, the weights are reduced as they are read.
   const chosen = await chooseOnnxGraphOf(files, choice.dtype);

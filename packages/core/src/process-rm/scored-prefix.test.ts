@@ -124,6 +124,32 @@ describe('ScoredPrefix: an extension runs only from the last token the new layou
     expect(Array.from(one.scores)).toEqual(Array.from(two.scores));
   });
 
+  it('takes an AbortSignal: aborted before, or between two forward passes, it rejects with the reason and the prefix stays usable', async () => {
+    const backend = countingOracle();
+    const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer(), { batchSize: 1 });
+    const root = await prm.prefix(problem);
+    const before = new AbortController();
+    before.abort(new Error('stopped before'));
+    const calls = backend.forwardCalls;
+    await expect(root.extend(steps[0]!, { signal: before.signal })).rejects.toThrow('stopped before');
+    expect(backend.forwardCalls).toBe(calls);
+    const during = new AbortController();
+    const forward = backend.doForward.bind(backend);
+    backend.doForward = async (request) => {
+      const result = await forward(request);
+      during.abort(new Error('stopped between passes'));
+      return result;
+    };
+    // batchSize 1: two candidates are two passes; the abort after the first stops the second.
+    await expect(root.extendMany([steps[0]!, steps[1]!], { signal: during.signal })).rejects.toThrow('stopped between passes');
+    backend.doForward = forward;
+    const child = await root.extend(steps[0]!);
+    const full = await prm.stepScores([{ problem, steps: [steps[0]!] }]);
+    expect(child.score).toBeCloseTo(full.value.curves[0]![0]!, 5);
+    child.release();
+    root.release();
+  });
+
   it('a tokenizer whose merge rewrites the last two tokens: the cache stops two tokens short, and two are run again', async () => {
     // "18." alone is "1" "8" "."; followed by "\n" it is "18.\n" (one token), so two tokens change.
     const tokenizer = greedyTokenizer(['3.\n', '7.\n', '12.\n', '18.\n', '12', '18']);

@@ -16,6 +16,12 @@ export interface PrefixContext extends PassContext {
   stableTokens: (pair: TokenizedPair) => number;
 }
 
+/** Per call of `extend`, `extendMany` and `extendAll`. */
+export interface ExtendOptions {
+  /** Aborts between forward passes with the signal's reason; caches made so far are released, the extended prefixes stay usable. */
+  signal?: AbortSignal;
+}
+
 /** How one candidate is scored: from which checkpoint, and where its own checkpoint goes. */
 interface ExtensionPlan {
   parent: ScoredPrefix;
@@ -63,11 +69,12 @@ interface PlansRun {
  * tokens (`cacheLengths`): the tokens after them are read but not kept, as the next step may
  * change them. One pass per batch, so an extension costs one read of the weights, not two.
  */
-async function runInOnePass(context: PrefixContext, plans: readonly ExtensionPlan[]): Promise<PlansRun> {
+async function runInOnePass(context: PrefixContext, plans: readonly ExtensionPlan[], signal: AbortSignal | undefined): Promise<PlansRun> {
   const pass = await runPrefixPass(
     context,
     plans.map((plan) => ({ ...passRow(plan, plan.start, plan.ids.length, plan.checkpoint?.cache ?? null), keep: plan.stable })),
     true,
+    signal,
   );
   const caches = new Map<number, CacheHandleV1>();
   plans.forEach((plan, index) => {
@@ -88,12 +95,13 @@ async function runInOnePass(context: PrefixContext, plans: readonly ExtensionPla
  * For a backend that cannot cut a returned cache: the stable tokens first, whose caches are kept;
  * then the last ones (which the next step may change), read from those caches and not kept.
  */
-async function runInTwoPasses(context: PrefixContext, plans: readonly ExtensionPlan[]): Promise<PlansRun> {
+async function runInTwoPasses(context: PrefixContext, plans: readonly ExtensionPlan[], signal: AbortSignal | undefined): Promise<PlansRun> {
   const stableRows = plans.flatMap((plan, index) => (plan.stable > plan.start ? [index] : []));
   const stable = await runPrefixPass(
     context,
     stableRows.map((index) => passRow(plans[index]!, plans[index]!.start, plans[index]!.stable, plans[index]!.checkpoint?.cache ?? null)),
     true,
+    signal,
   );
   const caches = new Map(stableRows.map((plan, row) => [plan, stable.caches[row]!]));
   const values = plans.map((): Float32Array[] => []);
@@ -111,6 +119,7 @@ async function runInTwoPasses(context: PrefixContext, plans: readonly ExtensionP
         passRow(plans[index]!, plans[index]!.stable, plans[index]!.ids.length, caches.get(index) ?? plans[index]!.checkpoint?.cache ?? null),
       ),
       false,
+      signal,
     );
   } catch (error) {
     for (const cache of caches.values()) cache.release();
@@ -187,13 +196,14 @@ export class ScoredPrefix {
     return this.ids.length;
   }
 
-  async extend(step: string): Promise<ScoredPrefix> {
-    return (await this.extendMany([step]))[0]!;
+  /** This prefix and one more step, scored from this prefix's cache. `signal` aborts between forward passes (the prefix stays usable). */
+  async extend(step: string, options: ExtendOptions = {}): Promise<ScoredPrefix> {
+    return (await this.extendMany([step], options))[0]!;
   }
 
   /** Scores several candidate next steps in one batch, each from this prefix's cache. */
-  async extendMany(candidates: readonly string[]): Promise<ScoredPrefix[]> {
-    return (await ScoredPrefix.extendAll([{ prefix: this, candidates }]))[0]!;
+  async extendMany(candidates: readonly string[], options: ExtendOptions = {}): Promise<ScoredPrefix[]> {
+    return (await ScoredPrefix.extendAll([{ prefix: this, candidates }], options))[0]!;
   }
 
   /**
@@ -205,7 +215,8 @@ export class ScoredPrefix {
    * @example
    * const [children, others] = await ScoredPrefix.extendAll([{ prefix: a, candidates: ['x.', 'y.'] }, { prefix: b, candidates: ['z.'] }]);
    */
-  static async extendAll(groups: readonly { prefix: ScoredPrefix; candidates: readonly string[] }[]): Promise<ScoredPrefix[][]> {
+  static async extendAll(groups: readonly { prefix: ScoredPrefix; candidates: readonly string[] }[], options: ExtendOptions = {}): Promise<ScoredPrefix[][]> {
+    options.signal?.throwIfAborted();
     const context = groups[0]?.prefix.context;
     const plans = groups.flatMap(({ prefix, candidates }, group) => {
       prefix.assertLive();
@@ -215,7 +226,7 @@ export class ScoredPrefix {
     if (context === undefined || plans.length === 0) return groups.map(() => []);
 
     const { values, logits, caches, width, likelihoodWidth } =
-      context.backend.supportsCacheLengths === true ? await runInOnePass(context, plans) : await runInTwoPasses(context, plans);
+      context.backend.supportsCacheLengths === true ? await runInOnePass(context, plans, options.signal) : await runInTwoPasses(context, plans, options.signal);
 
     const children = plans.map((plan, index) => {
       const fresh = activateScores(concatenate(values[index]!), plan.steps.length - plan.firstReread, width, context.recipe);
