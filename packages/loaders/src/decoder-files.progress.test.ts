@@ -1,20 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createRandomDecoder, tinyDecoderConfig } from '@reward-lens/spec';
+import { describe, expect, it } from 'vitest';
 import { arenaPlacement, createWeightArena } from '@reward-lens/spec/internal';
 
 import type { LoadProgress } from './decoder-files.js';
-import { loadDecoderFolder, writeDecoderFolder } from './model-folder.js';
+import { loadDecoderFolder } from './model-folder.js';
+import { writeSeededFolder } from '../test/support/seeded-folder.js';
 
-const root = await mkdtemp(join(tmpdir(), 'reward-lens-decoder-progress-'));
-afterAll(() => rm(root, { recursive: true, force: true }));
-
-const model = createRandomDecoder({ seed: 9 });
-const heads = tinyDecoderConfig.heads;
-const folder = join(root, 'model');
-await writeDecoderFolder(folder, { model, tokenizerJson: { model: { type: 'BPE', vocab: { a: 0 } } } });
+const { model, heads, folder } = await writeSeededFolder('reward-lens-decoder-progress-', 9);
 const weightBytes = [...model.tensors.values()].reduce((sum, tensor) => sum + tensor.byteLength, 0);
 
 describe('loading a decoder folder: progress, abort, and where the tensors go', () => {

@@ -1,19 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createRandomDecoder, tinyDecoderConfig, validateDecoderModel } from '@reward-lens/spec';
+import { describe, expect, it } from 'vitest';
+import { validateDecoderModel } from '@reward-lens/spec';
 import { arenaPlacement, createWeightArena, quantizationPlan, quantizeTensor } from '@reward-lens/spec/internal';
 
-import { loadDecoderFolder, writeDecoderFolder } from './model-folder.js';
+import { loadDecoderFolder } from './model-folder.js';
+import { writeSeededFolder } from '../test/support/seeded-folder.js';
 
-const root = await mkdtemp(join(tmpdir(), 'reward-lens-decoder-quantized-'));
-afterAll(() => rm(root, { recursive: true, force: true }));
-
-const model = createRandomDecoder({ seed: 11 });
-const heads = tinyDecoderConfig.heads;
-const folder = join(root, 'model');
-await writeDecoderFolder(folder, { model, tokenizerJson: { model: { type: 'BPE', vocab: { a: 0 } } } });
+const { model, heads, folder } = await writeSeededFolder('reward-lens-decoder-quantized-', 11);
 
 describe('loading a decoder folder quantized as it is read', () => {
   for (const dtype of ['q8', 'q4'] as const) {

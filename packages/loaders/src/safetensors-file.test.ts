@@ -35,12 +35,17 @@ function mixedFile(): Uint8Array {
   return bytes;
 }
 
+/** `mixedFile()` written under the root as `name`, with the in-memory parser's reading of it to compare with. */
+async function writtenMixedFile(name: string) {
+  const bytes = mixedFile();
+  const path = join(root, name);
+  await writeFile(path, bytes);
+  return { path, reference: parseSafetensors(bytes, path) };
+}
+
 describe('openSafetensorsFile', () => {
   it('reads each dtype exactly as the in-memory parser does, across chunk boundaries', async () => {
-    const bytes = mixedFile();
-    const path = join(root, 'mixed.safetensors');
-    await writeFile(path, bytes);
-    const reference = parseSafetensors(bytes, path);
+    const { path, reference } = await writtenMixedFile('mixed.safetensors');
     for (const chunkBytes of [7, 64, 1000, 16 * 2 ** 20]) {
       const file = await openSafetensorsFile(path, { chunkBytes });
       for (const [name, tensor] of reference) {
@@ -52,10 +57,7 @@ describe('openSafetensorsFile', () => {
   });
 
   it('reads each dtype a piece of whole rows at a time, the pieces together bit for bit the tensor, for any chunk size', async () => {
-    const bytes = mixedFile();
-    const path = join(root, 'rows.safetensors');
-    await writeFile(path, bytes);
-    const reference = parseSafetensors(bytes, path);
+    const { path, reference } = await writtenMixedFile('rows.safetensors');
     const rowLengths: Record<string, number> = { 'a.f16': 7, 'b.bf16': 7, 'c.f32': 19 };
     for (const chunkBytes of [7, 64, 1000, 16 * 2 ** 20]) {
       const file = await openSafetensorsFile(path, { chunkBytes });
@@ -78,10 +80,7 @@ describe('openSafetensorsFile', () => {
   });
 
   it('reads each dtype into the arrays an allocator gives (views at offsets of one buffer), bit for bit, and refuses a wrong length', async () => {
-    const bytes = mixedFile();
-    const path = join(root, 'allocated.safetensors');
-    await writeFile(path, bytes);
-    const reference = parseSafetensors(bytes, path);
+    const { path, reference } = await writtenMixedFile('allocated.safetensors');
     const arena = new ArrayBuffer(64 * 1024);
     let next = 16;
     const allocate = (count: number) => {
