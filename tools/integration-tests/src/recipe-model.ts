@@ -1,5 +1,5 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, defineDecoderConfig, type BackendV1, type DecoderModel, type HeadSpec } from '@reward-lens/core';
+import { ProcessRM, createRandomDecoder, defineDecoderConfig, type BackendV1, type DecoderModel, type HeadSpec, type ReadingRecipe } from '@reward-lens/core';
 
 /** A small random decoder of a family with the given heads, sized for a tokenizer's vocabulary. */
 export function recipeModel(options: { vocabSize: number; heads: HeadSpec[]; architecture?: 'llama' | 'qwen2' | 'mistral'; seed?: number }): {
@@ -24,6 +24,16 @@ export function recipeModel(options: { vocabSize: number; heads: HeadSpec[]; arc
   });
   const model = createRandomDecoder({ seed: options.seed ?? 11, config });
   return { model, backend: createTinyBackend(model) };
+}
+
+/** `recipeModel` with a recipe's heads, sized for the tokenizer, and ProcessRM reading it with that recipe. */
+export function recipePrm(
+  recipe: ReadingRecipe,
+  tokenizer: Parameters<typeof ProcessRM.fromBackend>[1],
+  architecture?: 'llama' | 'qwen2' | 'mistral',
+): { model: DecoderModel; backend: BackendV1; prm: ProcessRM } {
+  const { model, backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: recipe.heads, ...(architecture ? { architecture } : {}) });
+  return { model, backend, prm: ProcessRM.fromBackend(backend, tokenizer, { recipe }) };
 }
 
 /** Reads a head's full outputs at positions of one sequence, straight from the backend. */

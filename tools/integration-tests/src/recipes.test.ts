@@ -13,7 +13,7 @@ import { expectClose } from '@reward-lens/core/testing';
 import { describe, expect, it } from 'vitest';
 import { processBenchGsm8k } from './processbench.js';
 import { llama3Tokenizer, qwenTokenizer } from './real-tokenizers.js';
-import { indicesOf, readHead, recipeModel, softmax } from './recipe-model.js';
+import { indicesOf, readHead, recipeModel, recipePrm, softmax } from './recipe-model.js';
 
 // The model card's example: ProcessBench gsm8k-0, four steps.
 const item = processBenchGsm8k()[0]!;
@@ -36,8 +36,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
 
   it('qwen2.5-math-prm: P(class 1) of the MLP head at every <extra_0> of the ChatML conversation', async () => {
     const tokenizer = qwenTokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: qwen25MathPrmRecipe.heads, architecture: 'qwen2' });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: qwen25MathPrmRecipe });
+    const { backend, prm } = recipePrm(qwen25MathPrmRecipe, tokenizer, 'qwen2');
     const evidence = await prm.stepScores([input]);
 
     // As the model card builds it: apply_chat_template over system, user, assistant = "<extra_0>".join(steps) + "<extra_0>".
@@ -58,8 +57,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
 
   it('math-shepherd: P(+) against - from the LM logits at every " ки" tag', async () => {
     const tokenizer = createByteBpeTokenizer({ addedTokens: [' ки'] });
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: mathShepherdRecipe.heads, architecture: 'mistral' });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: mathShepherdRecipe });
+    const { backend, prm } = recipePrm(mathShepherdRecipe, tokenizer, 'mistral');
     const solution = item.steps.map((step, index) => `Step ${index + 1}: ${step.replace(/\n+/g, ' ')}`).join('\n');
     const evidence = await prm.stepScores([{ problem: item.problem, solution }]);
 
@@ -77,8 +75,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
 
   it('rlhflow-llama3.1: one pass gives what the reference script gets with one pass per step', async () => {
     const tokenizer = llama3Tokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: rlhflowLlama31Recipe.heads });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: rlhflowLlama31Recipe });
+    const { backend, prm } = recipePrm(rlhflowLlama31Recipe, tokenizer);
     const evidence = await prm.stepScores([input]);
 
     // The reference: for each k, a conversation of k user turns each answered "+", logits at position -3.
@@ -101,8 +98,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
 
   it('skywork-o1-prm: sigmoid of the value head at the "\\n" appended to each separately encoded step', async () => {
     const tokenizer = qwenTokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: skyworkPrmRecipe.heads, architecture: 'qwen2' });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: skyworkPrmRecipe });
+    const { backend, prm } = recipePrm(skyworkPrmRecipe, tokenizer, 'qwen2');
     const response = item.steps.join('\n');
     const evidence = await prm.stepScores([{ problem: item.problem, solution: response }]);
 
@@ -122,8 +118,7 @@ describe('reading recipes reproduce the published usage on tiny random models of
 
   it('trl-token-classification: P(class 1) at the last token of each step + separator, as PRMTrainer labels it', async () => {
     const tokenizer = llama3Tokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: trlTokenClassificationRecipe.heads });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: trlTokenClassificationRecipe });
+    const { backend, prm } = recipePrm(trlTokenClassificationRecipe, tokenizer);
     const evidence = await prm.stepScores([input]);
 
     // tokenize_row: [bos] + prompt_ids + Σ (completion_ids + separator_ids), label on each completion's last token.

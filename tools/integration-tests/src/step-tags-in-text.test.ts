@@ -1,15 +1,14 @@
 import { InvalidInputError, ProcessRM, createByteBpeTokenizer, mathShepherdRecipe, qwen25MathPrmRecipe, rlhflowLlama31Recipe } from '@reward-lens/core';
 import { describe, expect, it } from 'vitest';
 import { llama3Tokenizer, qwenTokenizer } from './real-tokenizers.js';
-import { recipeModel } from './recipe-model.js';
+import { recipePrm } from './recipe-model.js';
 
 const refusal = (location: string, tag: string) => new RegExp(`^${location}: ${location} contains ${JSON.stringify(tag).replace(/[|[\]]/g, '\\$&')}`);
 
 describe('a step tag written inside the text is refused, never read as an extra boundary', () => {
   it('qwen2.5-math-prm: <extra_0> in the problem or a step', () => {
     const tokenizer = qwenTokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: qwen25MathPrmRecipe.heads, architecture: 'qwen2' });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: qwen25MathPrmRecipe });
+    const { prm } = recipePrm(qwen25MathPrmRecipe, tokenizer, 'qwen2');
     expect(prm.tokenize({ problem: 'What is 2+2?', steps: ['2+2=4.', 'The answer is 4.'] }).readPositions).toHaveLength(2);
     expect(() => prm.tokenize({ problem: 'What is <extra_0> 2+2?', steps: ['2+2=4.', 'The answer is 4.'] })).toThrow(refusal('the problem', '<extra_0>'));
     expect(() => prm.tokenize({ problem: 'What is 2+2?', steps: ['2+2=4.', 'So<extra_0> the answer is 4.'] })).toThrow(refusal('step 1', '<extra_0>'));
@@ -19,8 +18,7 @@ describe('a step tag written inside the text is refused, never read as an extra 
 
   it('math-shepherd: " ки" inside a step, and the same text with the tag only as its delimiter is fine', () => {
     const tokenizer = createByteBpeTokenizer({ addedTokens: [' ки'] });
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: mathShepherdRecipe.heads, architecture: 'mistral' });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: mathShepherdRecipe });
+    const { backend, prm } = recipePrm(mathShepherdRecipe, tokenizer, 'mistral');
     const solution = 'Step 1: a = 1. ки\nStep 2: b = 2. ки';
     expect(() => prm.tokenize({ problem: 'p', solution })).toThrow(/use it as the delimiter/);
     const tagged = ProcessRM.fromBackend(backend, tokenizer, { recipe: mathShepherdRecipe, delimiter: ' ки' }).tokenize({ problem: 'p', solution });
@@ -38,16 +36,14 @@ describe('a step tag written inside the text is refused, never read as an extra 
 
   it('rlhflow: "+" in a step is ordinary text (the read is next to the answer turn), but <|eot_id|> is refused', () => {
     const tokenizer = llama3Tokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: rlhflowLlama31Recipe.heads });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: rlhflowLlama31Recipe });
+    const { prm } = recipePrm(rlhflowLlama31Recipe, tokenizer);
     expect(prm.tokenize({ problem: 'What is 2+2?', steps: ['2+2=4.', '+4'] }).readPositions).toHaveLength(2);
     expect(() => prm.tokenize({ problem: 'q', steps: ['a<|eot_id|>', 'b'] })).toThrow(refusal('step 0', '<|eot_id|>'));
   });
 
   it('batch scoring reports the refused record and goes on with onInvalid: report', async () => {
     const tokenizer = qwenTokenizer();
-    const { backend } = recipeModel({ vocabSize: tokenizer.vocabSize, heads: qwen25MathPrmRecipe.heads, architecture: 'qwen2' });
-    const prm = ProcessRM.fromBackend(backend, tokenizer, { recipe: qwen25MathPrmRecipe });
+    const { prm } = recipePrm(qwen25MathPrmRecipe, tokenizer, 'qwen2');
     const result = await prm.stepScores(
       [
         { problem: 'q', steps: ['a<extra_0>', 'b'] },
