@@ -26,7 +26,7 @@ export const threadsOptionHelp = `  --threads <n>             CPU threads to com
 
 /** `--threads`, checked: a whole number of threads from 1 to 1024. */
 export function parseThreadsOption(text: string | undefined, usage: string): number | undefined {
-  return text === undefined ? undefined : parseIntegerOption('--threads', text, { minimum: 1, maximum: 1024 }, usage);
+  return parseIntegerOption('--threads', text, { minimum: 1, maximum: 1024 }, usage);
 }
 
 /** `--backend` in every help that has it. */

@@ -10,13 +10,7 @@ export function parseSamplingOptions(
   usage: string,
 ): { temperature: number; topP: number } {
   return {
-    temperature:
-      values.temperature === undefined
-        ? defaults.temperature
-        : parseNumberOption('--temperature', values.temperature, (value) => value >= 0, 'a number, 0 or more', usage),
-    topP:
-      values['top-p'] === undefined
-        ? defaults.topP
-        : parseNumberOption('--top-p', values['top-p'], (value) => value > 0 && value <= 1, 'a number above 0 and at most 1', usage),
+    temperature: parseNumberOption('--temperature', values.temperature, (value) => value >= 0, 'a number, 0 or more', usage) ?? defaults.temperature,
+    topP: parseNumberOption('--top-p', values['top-p'], (value) => value > 0 && value <= 1, 'a number above 0 and at most 1', usage) ?? defaults.topP,
   };
 }

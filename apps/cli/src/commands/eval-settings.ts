@@ -53,7 +53,7 @@ export function parseEvalSettings(args: readonly string[], usage: string): EvalS
     format,
     ...parseModelChoice(values, usage),
     json: values.json === true,
-    batchSize: values['batch-size'] === undefined ? 8 : parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: 4096 }, usage),
+    batchSize: parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: 4096 }, usage) ?? 8,
     truncation,
     quiet: values.quiet === true,
   };

@@ -79,13 +79,9 @@ function parseGenerateSettings(args: readonly string[]) {
     ...(values.dtype !== undefined ? { dtype: parseDtypeOption(values.dtype, generateUsage)! } : {}),
     prompts: values.prompt ?? [''],
     options: {
-      maxTokens:
-        values['max-tokens'] === undefined
-          ? defaults.maxTokens
-          : parseIntegerOption('--max-tokens', values['max-tokens'], { minimum: 0, maximum: 1_000_000 }, generateUsage),
+      maxTokens: parseIntegerOption('--max-tokens', values['max-tokens'], { minimum: 0, maximum: 1_000_000 }, generateUsage) ?? defaults.maxTokens,
       ...parseSamplingOptions(values, defaults, generateUsage),
-      seed:
-        values.seed === undefined ? defaults.seed : parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, generateUsage),
+      seed: parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, generateUsage) ?? defaults.seed,
       stop: stops,
       includeStop: values['include-stop'] === true,
     },

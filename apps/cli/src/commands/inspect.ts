@@ -79,17 +79,13 @@ export const inspectCommand: Command = {
     const steps = values.step ?? [];
     if ((values.solution === undefined) === (steps.length === 0)) throw new UsageError('give --solution <text> or one --step <text> per step', inspectUsage);
     const input = values.solution !== undefined ? { problem: values.problem, solution: values.solution } : { problem: values.problem, steps };
-    const integer = (flag: 'ig-steps' | 'top' | 'probe-limit', maximum: number) => {
-      const text = values[flag];
-      return text === undefined ? undefined : parseIntegerOption(`--${flag}`, text, { minimum: 1, maximum }, inspectUsage);
-    };
+    const integer = (flag: 'ig-steps' | 'top' | 'probe-limit', maximum: number) =>
+      parseIntegerOption(`--${flag}`, values[flag], { minimum: 1, maximum }, inspectUsage);
     const baseline = values.baseline ?? 'pad';
     if (baseline !== 'pad' && baseline !== 'zero') throw new UsageError(`--baseline must be pad or zero, got ${JSON.stringify(baseline)}`, inspectUsage);
     const layers = values.layers?.split(',').map((part) => parseIntegerOption('--layers', part.trim(), { minimum: 0, maximum: 10_000 }, inspectUsage));
     const heldOut =
-      values['probe-held-out'] === undefined
-        ? 0.3
-        : parseNumberOption('--probe-held-out', values['probe-held-out'], (value) => value > 0 && value < 1, 'a number between 0 and 1', inspectUsage);
+      parseNumberOption('--probe-held-out', values['probe-held-out'], (value) => value > 0 && value < 1, 'a number between 0 and 1', inspectUsage) ?? 0.3;
     if (values.delimiter === '') throw new UsageError('--delimiter must not be empty', inspectUsage);
     const choice = parseModelChoice(values, inspectUsage);
     const detection = parseStepDetectionChoice(values, inspectUsage);

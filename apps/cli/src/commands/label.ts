@@ -118,20 +118,17 @@ function parseLabelSettings(args: readonly string[], stdinIsTerminal: boolean) {
   if (delimiter === '') throw new UsageError('--delimiter must not be empty', labelUsage);
   const settings = {
     completer,
-    rollouts: values.rollouts === undefined ? 8 : parseIntegerOption('--rollouts', values.rollouts, { minimum: 1, maximum: 100_000 }, labelUsage),
+    rollouts: parseIntegerOption('--rollouts', values.rollouts, { minimum: 1, maximum: 100_000 }, labelUsage) ?? 8,
     mode,
     labels,
-    maxSteps: values['max-steps'] === undefined ? 32 : parseIntegerOption('--max-steps', values['max-steps'], { minimum: 1, maximum: 100_000 }, labelUsage),
-    seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: 0xffff_ffff }, labelUsage),
+    maxSteps: parseIntegerOption('--max-steps', values['max-steps'], { minimum: 1, maximum: 100_000 }, labelUsage) ?? 32,
+    seed: parseIntegerOption('--seed', values.seed, { minimum: 0, maximum: 0xffff_ffff }, labelUsage) ?? 0,
     delimiter,
     ...(values.judge !== undefined
       ? {
           judge: values.judge,
           judgeRecipe: values['judge-recipe'] ?? null,
-          judgeThreshold:
-            values['judge-threshold'] === undefined
-              ? 0.5
-              : parseNumberOption('--judge-threshold', values['judge-threshold'], Number.isFinite, 'a number', labelUsage),
+          judgeThreshold: parseNumberOption('--judge-threshold', values['judge-threshold'], Number.isFinite, 'a number', labelUsage) ?? 0.5,
           consensus: parseChoiceOption('--consensus', values.consensus, ['solution', 'prefix'], labelUsage, 'solution'),
         }
       : {}),

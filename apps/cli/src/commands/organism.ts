@@ -102,16 +102,16 @@ function parseOrganismSettings(args: readonly string[]) {
   if (values.labels !== undefined && format !== 'trl') throw new UsageError('--labels applies to --format trl', organismUsage);
   if (values.out === '') throw new UsageError('--out must name a file', organismUsage);
   const probability = (flag: string, text: string | undefined) =>
-    text === undefined ? undefined : parseNumberOption(flag, text, (value) => value >= 0 && value <= 1, 'a number from 0 to 1', organismUsage);
+    parseNumberOption(flag, text, (value) => value >= 0 && value <= 1, 'a number from 0 to 1', organismUsage);
   return {
-    count: values.n === undefined ? 1000 : parseIntegerOption('--n', values.n, { minimum: 0, maximum: 100_000_000 }, organismUsage),
-    from: values.from === undefined ? 0 : parseIntegerOption('--from', values.from, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, organismUsage),
+    count: parseIntegerOption('--n', values.n, { minimum: 0, maximum: 100_000_000 }, organismUsage) ?? 1000,
+    from: parseIntegerOption('--from', values.from, { minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, organismUsage) ?? 0,
     format,
     labels,
     pairs: values.pairs === true,
     ...(values.out !== undefined ? { out: values.out } : {}),
     organism: {
-      seed: values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, organismUsage),
+      seed: parseIntegerOption('--seed', values.seed, seedRange, organismUsage) ?? 0,
       ...(values.steps !== undefined ? { steps: parseSteps(values.steps) } : {}),
       ...(values['max-number'] !== undefined
         ? { maxNumber: parseIntegerOption('--max-number', values['max-number'], { minimum: 10, maximum: 1_000_000_000 }, organismUsage) }

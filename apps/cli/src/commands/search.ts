@@ -88,7 +88,7 @@ function parseSearchSettings(args: readonly string[]) {
   if (values.policy === undefined || values.policy === '') throw new UsageError('--policy is required', searchUsage);
   if ((values.problem === undefined) === (values.file === undefined)) throw new UsageError('give --problem or --file (one of them)', searchUsage);
   const integer = (flag: string, text: string | undefined, fallback: number, minimum: number, maximum: number) =>
-    text === undefined ? fallback : parseIntegerOption(flag, text, { minimum, maximum }, searchUsage);
+    parseIntegerOption(flag, text, { minimum, maximum }, searchUsage) ?? fallback;
   const n = integer('--n', values.n, 8, 1, 100_000);
   const beamWidth = integer('--beam-width', values['beam-width'], Math.min(4, n), 1, 100_000);
   const strategy = parseChoiceOption('--strategy', values.strategy, strategies, searchUsage, 'beam');

@@ -54,7 +54,7 @@ export const simulateCommand: Command = {
     if (experiment !== 'mc-labels' && experiment !== 'best-of-n')
       throw new UsageError(`unknown experiment ${JSON.stringify(experiment)}: mc-labels or best-of-n`, simulateUsage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, simulateUsage);
-    const seed = values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, simulateUsage);
+    const seed = parseIntegerOption('--seed', values.seed, seedRange, simulateUsage) ?? 0;
     if (experiment === 'mc-labels') {
       const rows = simulateMcLabels({ seed });
       await writeText(streams.stdout, values.json === true ? `${JSON.stringify({ rows })}\n` : mcLabelsTable(rows, seed));

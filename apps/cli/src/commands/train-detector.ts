@@ -100,17 +100,11 @@ export const trainDetectorCommand: Command = {
     const { values } = parseCommandLine(args, trainDetectorOptions, trainDetectorUsage);
     if (values.data === undefined) throw new UsageError('--data is required', trainDetectorUsage);
     if (values.out === undefined && values.model === undefined) throw new UsageError('--out is required without --model', trainDetectorUsage);
-    const fraction = (flag: 'held-out-fraction' | 'validation-fraction', fallback: number) => {
-      const text = values[flag];
-      return text === undefined
-        ? fallback
-        : parseNumberOption(`--${flag}`, text, (value) => value > 0 && value < 1, 'a number between 0 and 1', trainDetectorUsage);
-    };
-    const positive = (flag: 'hidden-units' | 'max-tokens' | 'epochs', minimum: number) => {
-      const text = values[flag];
-      return text === undefined ? undefined : parseIntegerOption(`--${flag}`, text, { minimum, maximum: 1e9 }, trainDetectorUsage);
-    };
-    const lookahead = values.lookahead === undefined ? 1 : parseIntegerOption('--lookahead', values.lookahead, { minimum: 0, maximum: 1 }, trainDetectorUsage);
+    const fraction = (flag: 'held-out-fraction' | 'validation-fraction', fallback: number) =>
+      parseNumberOption(`--${flag}`, values[flag], (value) => value > 0 && value < 1, 'a number between 0 and 1', trainDetectorUsage) ?? fallback;
+    const positive = (flag: 'hidden-units' | 'max-tokens' | 'epochs', minimum: number) =>
+      parseIntegerOption(`--${flag}`, values[flag], { minimum, maximum: 1e9 }, trainDetectorUsage);
+    const lookahead = parseIntegerOption('--lookahead', values.lookahead, { minimum: 0, maximum: 1 }, trainDetectorUsage) ?? 1;
     const layers = values.layers === undefined ? undefined : parseLayers(values.layers, trainDetectorUsage);
     const choice = parseModelChoice(values, trainDetectorUsage);
     // The splits and the probe are seeded with --seed (the tiny model's seed; 0 with --model).

@@ -131,7 +131,7 @@ export const trainCommand: Command = {
       const text = values[flag];
       return typeof text === 'string' ? parseNumberOption(`--${flag}`, text, accepts, requirement, trainUsage) : undefined;
     };
-    const seed = values.seed === undefined ? 0 : parseIntegerOption('--seed', values.seed, seedRange, trainUsage);
+    const seed = parseIntegerOption('--seed', values.seed, seedRange, trainUsage) ?? 0;
     const steps = integer('steps', 1000)!;
     const fraction = number('held-out-fraction', (value) => value > 0 && value < 1, 'a number between 0 and 1') ?? 0.05;
 
@@ -171,7 +171,7 @@ export const trainCommand: Command = {
         batchTokens: integer('batch-tokens'),
         learningRate: number('lr', (value) => value > 0, 'a positive number'),
         minLearningRate: number('min-lr', (value) => value >= 0, 'a number of at least 0'),
-        warmupSteps: values.warmup === undefined ? undefined : parseIntegerOption('--warmup', values.warmup, { minimum: 0, maximum: 1e9 }, trainUsage),
+        warmupSteps: parseIntegerOption('--warmup', values.warmup, { minimum: 0, maximum: 1e9 }, trainUsage),
         weightDecay: number('weight-decay', (value) => value >= 0, 'a number of at least 0'),
         clipNorm: number('clip', (value) => value > 0, 'a positive number'),
         seed,

@@ -123,10 +123,7 @@ export function parseScoreSettings(args: readonly string[], usage: string, stdin
     ...parseStepDetectionChoice(values, usage),
     truncation,
     ...(delimiter !== undefined ? { delimiter } : {}),
-    batchSize:
-      values['batch-size'] === undefined
-        ? defaultBatchSize
-        : parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: maximumBatchSize }, usage),
+    batchSize: parseIntegerOption('--batch-size', values['batch-size'], { minimum: 1, maximum: maximumBatchSize }, usage) ?? defaultBatchSize,
     aggregate,
     output: values.json === true ? 'json' : values.table === true ? 'table' : 'auto',
     quiet: values.quiet === true,
