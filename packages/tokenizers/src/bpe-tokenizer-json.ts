@@ -25,15 +25,7 @@ export function bpeTokenizerJson(parts: BpeTokenizerJsonParts): Record<string, u
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: parts.specialTokens.map((content, id) => ({
-      id,
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: parts.specialTokens.map(specialAddedToken),
     normalizer: parts.normalizer ?? null,
     pre_tokenizer: parts.preTokenizer ?? null,
     post_processor: parts.postProcessor ?? null,
@@ -51,4 +43,9 @@ export function bpeTokenizerJson(parts: BpeTokenizerJsonParts): Record<string, u
       merges: (parts.merges ?? []).map((merge) => [...merge]),
     },
   };
+}
+
+/** A special token as `tokenizer.json` lists it in `added_tokens`: matched whole, never normalized, nothing stripped. */
+export function specialAddedToken(content: string, id: number): Record<string, unknown> {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { llama2cTokenizerConfig, llama2cTokenizerToHfJson } from './llama2c-tokenizer-json.js';
+import { specialAddedToken } from './bpe-tokenizer-json.js';
+import { llama2cTokenizerConfig, llama2cTokenizerToHfJson, metaspace, sentencePieceDecoder, sentencePieceLegacyNormalizer } from './llama2c-tokenizer-json.js';
 import { parseLlama2cTokenizer } from './llama2c-tokenizer.js';
 import { sharedDataPath } from '@reward-lens/test-data';
 import { offsetsProblem } from './hf-offsets-gaps.js';
@@ -10,7 +11,6 @@ import { createHfTokenizer } from './hf-tokenizer.js';
 import { mixedText, type Json } from '@reward-lens/test-data/tokenizer-checks';
 import type { Encoding } from './tokenizer.js';
 
-const metaspace = '\u2581';
 const byteTokens = Array.from({ length: 256 }, (_, byte) => `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
 const pieces = [
   metaspace,
@@ -68,15 +68,7 @@ function mergesOf(vocabulary: Map<string, number>): [string, string][] {
   return merges;
 }
 
-const specials = ['<unk>', '<s>', '</s>'].map((content, id) => ({
-  id,
-  content,
-  single_word: false,
-  lstrip: false,
-  rstrip: false,
-  normalized: false,
-  special: true,
-}));
+const specials = ['<unk>', '<s>', '</s>'].map(specialAddedToken);
 
 /** A small SentencePiece-style BPE file: `<unk>` `<s>` `</s>`, 256 byte-fallback tokens, then the pieces. */
 function sentencePieceBpe(style: 'legacy' | 'metaspace'): Json {
@@ -85,27 +77,10 @@ function sentencePieceBpe(style: 'legacy' | 'metaspace'): Json {
     version: '1.0',
     added_tokens: specials,
     // Llama-2's legacy form spells spaces in the normalizer; the newer form in a Metaspace pre-tokenizer.
-    normalizer:
-      style === 'legacy'
-        ? {
-            type: 'Sequence',
-            normalizers: [
-              { type: 'Prepend', prepend: metaspace },
-              { type: 'Replace', pattern: { String: ' ' }, content: metaspace },
-            ],
-          }
-        : null,
+    normalizer: style === 'legacy' ? sentencePieceLegacyNormalizer() : null,
     pre_tokenizer: style === 'metaspace' ? { type: 'Metaspace', replacement: metaspace, prepend_scheme: 'first', split: false } : null,
     post_processor: null,
-    decoder: {
-      type: 'Sequence',
-      decoders: [
-        { type: 'Replace', pattern: { String: metaspace }, content: ' ' },
-        { type: 'ByteFallback' },
-        { type: 'Fuse' },
-        { type: 'Strip', content: ' ', start: 1, stop: 0 },
-      ],
-    },
+    decoder: sentencePieceDecoder(),
     model: { type: 'BPE', unk_token: '<unk>', fuse_unk: true, byte_fallback: true, vocab: Object.fromEntries(vocabulary), merges: mergesOf(vocabulary) },
   };
 }

@@ -47,32 +47,40 @@ function expectInvalid(action: () => unknown, message: RegExp): void {
 }
 
 describe('hf tokenizer: added tokens', () => {
-  it('gives an added token that strips whitespace the whitespace it strips', () => {
-    const file = tinyFile({}, [special('<tag>', 300, { lstrip: true, rstrip: true })]);
+  // Each: the ids the reference tokenizer gives, the ids spelled out, and each token's character span.
+  it.each([
+    [
+      'gives an added token that strips whitespace the whitespace it strips',
+      {
+        file: tinyFile({}, [special('<tag>', 300, { lstrip: true, rstrip: true })]),
+        text: 'a  <tag>  b',
+        expectedIds: [0x61, 300, 0x62],
+        expectedOffsets: [
+          [0, 1],
+          [1, 10],
+          [10, 11],
+        ],
+      },
+    ],
+    [
+      'matches a normalized added token in the normalized text',
+      {
+        file: tinyFile({ normalizer: { type: 'Lowercase' } }, [{ id: 300, content: '<tag>', special: false, normalized: true }]),
+        text: 'x<TAG>HE',
+        expectedIds: [0x78, 300, 256],
+        expectedOffsets: [
+          [0, 1],
+          [1, 6],
+          [6, 8],
+        ],
+      },
+    ],
+  ] as const)('%s', (_title, { file, text, expectedIds, expectedOffsets }) => {
     const tokenizer = createHfTokenizer(file);
-    const text = 'a  <tag>  b';
     const { ids, offsets } = tokenizer.encode(text);
     expect(ids).toEqual(new Tokenizer(file, {}).encode(text, { add_special_tokens: false }).ids);
-    expect(ids).toEqual([0x61, 300, 0x62]);
-    expect(offsets).toEqual([
-      [0, 1],
-      [1, 10],
-      [10, 11],
-    ]);
-  });
-
-  it('matches a normalized added token in the normalized text', () => {
-    const file = tinyFile({ normalizer: { type: 'Lowercase' } }, [{ id: 300, content: '<tag>', special: false, normalized: true }]);
-    const tokenizer = createHfTokenizer(file);
-    const text = 'x<TAG>HE';
-    const { ids, offsets } = tokenizer.encode(text);
-    expect(ids).toEqual(new Tokenizer(file, {}).encode(text, { add_special_tokens: false }).ids);
-    expect(ids).toEqual([0x78, 300, 256]);
-    expect(offsets).toEqual([
-      [0, 1],
-      [1, 6],
-      [6, 8],
-    ]);
+    expect(ids).toEqual(expectedIds);
+    expect(offsets).toEqual(expectedOffsets);
   });
 
   it('adds tokens from options, replacing an added token that held the id', () => {

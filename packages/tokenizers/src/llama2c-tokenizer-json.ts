@@ -5,7 +5,31 @@ import type { Llama2cTokenizer } from './llama2c-tokenizer.js';
 /** run.c hard-codes these ids; llama2.c's export names them "<unk>", "\n<s>\n", "\n</s>\n". */
 const specialTokens = ['<unk>', '<s>', '</s>'] as const;
 /** SentencePiece's visible space, which Hugging Face's Llama tokenizers use in place of ' '. */
-const metaspace = '\u2581';
+export const metaspace = '\u2581';
+
+/** Llama's legacy SentencePiece normalizer, as transformers writes it: the dummy-prefix space prepended, spaces spelled `▁`. A fresh object each call, so that a caller may edit the file it goes into. */
+export function sentencePieceLegacyNormalizer(): Record<string, unknown> {
+  return {
+    type: 'Sequence',
+    normalizers: [
+      { type: 'Prepend', prepend: metaspace },
+      { type: 'Replace', pattern: { String: ' ' }, content: metaspace },
+    ],
+  };
+}
+
+/** Llama's SentencePiece decoder, as transformers writes it: `▁` back to spaces, byte tokens joined, the dummy prefix stripped. A fresh object each call. */
+export function sentencePieceDecoder(): Record<string, unknown> {
+  return {
+    type: 'Sequence',
+    decoders: [
+      { type: 'Replace', pattern: { String: metaspace }, content: ' ' },
+      { type: 'ByteFallback' },
+      { type: 'Fuse' },
+      { type: 'Strip', content: ' ', start: 1, stop: 0 },
+    ],
+  };
+}
 
 /**
  * A Hugging Face `tokenizer.json` (SentencePiece-style BPE with byte fallback, as transformers
@@ -64,28 +88,14 @@ export function llama2cTokenizerToHfJson(tokenizer: Llama2cTokenizer, fileName =
     specialTokens,
     vocab,
     merges: merges.map((merge) => merge.pair),
-    normalizer: {
-      type: 'Sequence',
-      normalizers: [
-        { type: 'Prepend', prepend: metaspace },
-        { type: 'Replace', pattern: { String: ' ' }, content: metaspace },
-      ],
-    },
+    normalizer: sentencePieceLegacyNormalizer(),
     postProcessor: {
       type: 'TemplateProcessing',
       single: [bos, { Sequence: { id: 'A', type_id: 0 } }],
       pair: [bos, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '<s>', type_id: 1 } }, { Sequence: { id: 'B', type_id: 1 } }],
       special_tokens: { '<s>': { id: '<s>', ids: [1], tokens: ['<s>'] } },
     },
-    decoder: {
-      type: 'Sequence',
-      decoders: [
-        { type: 'Replace', pattern: { String: metaspace }, content: ' ' },
-        { type: 'ByteFallback' },
-        { type: 'Fuse' },
-        { type: 'Strip', content: ' ', start: 1, stop: 0 },
-      ],
-    },
+    decoder: sentencePieceDecoder(),
     byteFallback: true,
     fuseUnknown: true,
     ignoreMerges: false,
