@@ -5,18 +5,6 @@ export interface Corruption {
   detail: string;
 }
 
-/** A small deterministic PRNG (mulberry32): the same seed gives the same corruptions on every machine. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const dimensions = [
   'hidden_size',
   'num_hidden_layers',

@@ -6,14 +6,16 @@ import { join } from 'node:path';
 import { memoryUsage } from 'node:process';
 import '@reward-lens/backend-tiny/register';
 import { ProcessRM, RewardLensError } from '@reward-lens/core';
-import { corruptFolder, random } from './corrupt-folder.js';
+import { createSeededRandom } from '@reward-lens/spec';
+import { corruptFolder } from './corrupt-folder.js';
 
 const [source, seedText, attemptsText] = process.argv.slice(2);
 const seed = Number(seedText);
 const attempts = Number(attemptsText);
 const files = new Map<string, Uint8Array>();
 for (const name of await readdir(source!)) files.set(name, new Uint8Array(await readFile(join(source!, name))));
-const next = random(seed);
+// spec's integer-only generator: the same seed gives the same corruptions on every machine.
+const next = createSeededRandom(seed);
 const root = await mkdtemp(join(tmpdir(), 'reward-lens-fuzz-'));
 let peakRss = memoryUsage.rss();
 const sampler = setInterval(() => {
