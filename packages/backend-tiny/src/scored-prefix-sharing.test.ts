@@ -91,8 +91,8 @@ describe('ScoredPrefix shares its checkpoints instead of forking them', () => {
     const expected = await prm.stepScores([{ problem, steps: [steps[0]!, steps[1]!, steps[3]!] }]);
     expect(Array.from(next.stepScores)).toEqual(Array.from(expected.value.curves[0]!));
     for (const prefix of [a!, b!, next]) prefix.release();
-    // `copy` still holds the first step's cache (the root, with no step, runs nothing and holds none).
-    expect(log.live.size).toBe(1);
+    // `copy` still holds the first step's cache, and through it the root's (the problem's tokens).
+    expect(log.live.size).toBe(2);
     const again = await copy.extend(steps[1]!);
     expect(Array.from(again.stepScores)).toEqual(Array.from(a!.stepScores));
     copy.release();

@@ -27,8 +27,8 @@ import { folderOptions, loadPretrained, type LoadedPretrained, type PretrainedOp
 import { loadFromFiles, type PretrainedFiles } from './load-from-files.js';
 import type { ScoringOptions, TokenizedBatch } from './tokenized-batch.js';
 import { detectionContext, layOutBatch, layOutPair, type PairLayoutContext } from './pair-layout.js';
-import { ScoredPrefix, type PrefixContext } from './scored-prefix.js';
-import { stableTokenCount, stepJoinerOf } from './stable-token-count.js';
+import { type ExtendOptions, ScoredPrefix, type PrefixContext } from './scored-prefix.js';
+import { headStableTokenCount, stableTokenCount, stepJoinerOf } from './stable-token-count.js';
 import { computeScoreHvp, type ScoreHvp, type ScoreHvpOptions } from './score-hvp.js';
 import { computeStepGradients, type StepGradientOptions, type StepGradients } from './step-gradients.js';
 import { loadTinyModel, type TinyModelOptions } from './load-tiny.js';
@@ -315,11 +315,8 @@ export class ProcessRM {
     return this.evidence(await computeScoreHvp(this.forwardContext(), batch.pairs[0]!, options), batch);
   }
 
-  /**
-   * A scored prefix of a solution, for step-level search: extending it by a step runs only the
-   * new tokens against the backend's KV cache, and its step scores equal a full pass's.
-   */
-  async prefix(problem: string): Promise<ScoredPrefix> {
+  /** A scored prefix for step-level search: the problem's tokens run and cached once; each step runs only its new tokens; scores equal a full pass's. */
+  async prefix(problem: string, options: ExtendOptions = {}): Promise<ScoredPrefix> {
     this.require('STEP_SCORES', 'prefix');
     if (!this.local?.supportsCache) {
       throw new UnsupportedCapabilityError({ capability: 'KV cache', backend: this.source.name, operation: 'prefix scoring with a cache' });
@@ -331,8 +328,9 @@ export class ProcessRM {
       tokenizer: this.tokenizer,
       tokenize: (text: string, steps: readonly string[]) => this.tokenize({ problem: text, steps }),
       stableTokens: (pair: TokenizedPair) => stableTokenCount(this.tokenizer, this.recipe, pair, stepJoinerOf(this.recipe, this.options.delimiter)),
+      headStableTokens: (pair: TokenizedPair) => headStableTokenCount(this.tokenizer, this.recipe, pair),
     };
-    return new ScoredPrefix(this.prefixContext, problem, [], [], new Float32Array(0), undefined);
+    return ScoredPrefix.root(this.prefixContext, problem, options.signal);
   }
 
   /** Frees the backend (or the score source). */

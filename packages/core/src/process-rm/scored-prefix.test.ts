@@ -58,10 +58,19 @@ const steps = ['First 1 + 2 = 3.', 'Then 3 + 4 = 7.', 'Then 7 + 5 = 12.', 'Then 
 
 /**
  * Extends a prefix step by step, checking at each step that the backend ran exactly the tokens
- * from the last one the new layout kept onwards, and the scores of one full pass.
+ * from the last one the new layout kept onwards, and the scores of one full pass. `kept[0]` is
+ * what the root (the problem alone) cached, which it ran itself.
  */
-async function extendChecking(prm: ProcessRM, backend: { tokensSeen: number }, chain: readonly string[]): Promise<{ runs: number[]; kept: number[] }> {
+async function extendChecking(
+  prm: ProcessRM,
+  backend: { tokensSeen: number },
+  chain: readonly string[],
+): Promise<{ runs: number[]; kept: number[]; root: number }> {
+  const start = backend.tokensSeen;
   let prefix: ScoredPrefix = await prm.prefix(problem);
+  const root = prefix.cachedTokens;
+  expect(prefix.tokensRun).toBe(backend.tokensSeen - start);
+  expect(prefix.tokensRun).toBe(root);
   const runs: number[] = [];
   const kept: number[] = [];
   let previous: Int32Array = new Int32Array(0);
@@ -74,27 +83,30 @@ async function extendChecking(prm: ProcessRM, backend: { tokensSeen: number }, c
     Array.from(full.value.curves[0]!).forEach((score, step) => expect(next.stepScores[step]).toBeCloseTo(score, 5));
     expect(next.tokenCount).toBe(ids.length);
     runs.push(next.tokensRun);
-    kept.push(commonLength(previous, ids));
+    kept.push(count === 1 ? root : commonLength(previous, ids));
     previous = ids;
     prefix.release();
     prefix = next;
   }
   prefix.release();
-  return { runs, kept };
+  return { runs, kept, root };
 }
 
 describe('ScoredPrefix: an extension runs only from the last token the new layout keeps', () => {
   it('byte-level BPE, which writes "." then "\\n" as one token: one token of the previous prefix is run again, no more', async () => {
     const backend = countingOracle();
     const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer());
-    const { runs, kept } = await extendChecking(prm, backend, steps);
+    const { runs, kept, root } = await extendChecking(prm, backend, steps);
     const lengths = steps.map((_, index) => prm.tokenize({ problem, steps: steps.slice(0, index + 1) }).inputIds.length);
     // From the second step on, the previous layout's last token (the ".") is rewritten, and run again.
     expect(kept.slice(1)).toEqual(lengths.slice(0, -1).map((length) => length - 1));
-    expect(runs).toEqual(lengths.map((length, index) => length - (index === 0 ? 0 : kept[index]!)));
-    expect(runs[0]).toBe(lengths[0]);
+    expect(runs).toEqual(lengths.map((length, index) => length - kept[index]!));
+    // The root ran the problem's tokens but the last, which some first steps merge with (the probes show it).
+    expect(root).toBe(prm.tokenize({ problem, steps: [steps[0]!] }).steps[0]!.tokenSpan[0] - 1);
+    expect(runs[0]).toBe(lengths[0]! - root);
     // Before the fix each extension re-ran the whole prefix: 5 steps then cost the sum of all lengths.
-    expect(runs.reduce((sum, run) => sum + run, 0)).toBe(lengths.at(-1)! + steps.length - 1);
+    // The root and the extensions ran every token once, and one more per step after the first.
+    expect(root + runs.reduce((sum, run) => sum + run, 0)).toBe(lengths.at(-1)! + steps.length - 1);
   });
 
   it('one forward pass per extension where the backend cuts a returned cache (cacheLengths), two where it cannot, the same scores', async () => {
@@ -180,9 +192,10 @@ describe('ScoredPrefix: an extension runs only from the last token the new layou
     const otherIds = prm.tokenize({ problem, steps: [steps[0]!, 'And 3 + 1 = 4.'] }).inputIds;
     const thenIds = prm.tokenize({ problem, steps: [steps[0]!, steps[1]!] }).inputIds;
     // "And ..." keeps the cache: its own tokens only. "Then ..." rewrites "." as ".\nT": first's own
-    // cache no longer matches and it runs from the start (the root holds none), scored exactly.
+    // cache no longer matches and it runs from the root's (the problem's tokens), scored exactly.
     expect(other!.tokensRun).toBe(otherIds.length - first.tokenCount);
-    expect(then!.tokensRun).toBe(thenIds.length);
+    expect(root.cachedTokens).toBeGreaterThan(0);
+    expect(then!.tokensRun).toBe(thenIds.length - root.cachedTokens);
     expect(backend.tokensSeen - before).toBe(other!.tokensRun + then!.tokensRun);
     for (const [handle, chain] of [
       [other!, [steps[0]!, 'And 3 + 1 = 4.']],
@@ -199,9 +212,11 @@ describe('ScoredPrefix: an extension runs only from the last token the new layou
     const backend = countingOracle(2, config);
     const options: ProcessRMOptions = { recipe: trlTokenClassificationRecipe };
     const prm = ProcessRM.fromBackend(backend, createByteBpeTokenizer(), options);
-    const { runs } = await extendChecking(prm, backend, steps);
+    const { runs, root } = await extendChecking(prm, backend, steps);
     const lengths = steps.map((_, index) => prm.tokenize({ problem, steps: steps.slice(0, index + 1) }).inputIds.length);
-    expect(runs).toEqual(lengths.map((length, index) => length - (index === 0 ? 0 : lengths[index - 1]!)));
+    // Encoded apart, the problem's piece is cached whole by the root.
+    expect(root).toBe(prm.tokenize({ problem, steps: [steps[0]!] }).steps[0]!.tokenSpan[0]);
+    expect(runs).toEqual(lengths.map((length, index) => length - (index === 0 ? root : lengths[index - 1]!)));
     const prefix = await (await prm.prefix(problem)).extend(steps[0]!);
     expect(prefix.cachedTokens).toBe(prefix.tokenCount);
     prefix.release();

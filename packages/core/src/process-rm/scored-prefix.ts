@@ -14,7 +14,12 @@ export interface PrefixContext extends PassContext {
   tokenize: (problem: string, steps: readonly string[]) => TokenizedPair;
   /** How many leading tokens of a layout no next step changes (`stableTokenCount`). */
   stableTokens: (pair: TokenizedPair) => number;
+  /** How many leading tokens of a layout no first step changes (`headStableTokenCount`): what a prefix of no steps caches. */
+  headStableTokens: (pair: TokenizedPair) => number;
 }
+
+/** The step a problem is laid out with to find the tokens of its layout that every first step keeps. */
+const placeholderStep = 'a';
 
 /** Per call of `extend`, `extendMany` and `extendAll`. */
 export interface ExtendOptions {
@@ -179,6 +184,31 @@ export class ScoredPrefix {
     this.stepScores = stepScores;
     this.checkpoint = checkpoint;
     this.tokensRun = tokensRun;
+  }
+
+  /**
+   * The problem alone, with the tokens of its layout that no first step changes run and cached
+   * (one forward pass), so that every first step runs only its own tokens. Where the problem
+   * cannot be laid out (the error then comes from `extend`) or the layout is truncated, nothing
+   * is cached and the first extension runs from the start.
+   */
+  static async root(context: PrefixContext, problem: string, signal?: AbortSignal): Promise<ScoredPrefix> {
+    const uncached = new ScoredPrefix(context, problem, [], [], new Float32Array(0), undefined);
+    let pair: TokenizedPair;
+    try {
+      pair = context.tokenize(problem, [placeholderStep]);
+    } catch (error) {
+      if (RewardLensError.isInstance(error)) return uncached;
+      throw error;
+    }
+    const stable = Math.min(context.headStableTokens(pair), pair.steps[0]!.tokenSpan[0]);
+    if (stable < 2 || pair.meta.truncatedTokens > 0) return uncached;
+    const ids = Array.from(pair.inputIds.subarray(0, stable));
+    const pass = await runPrefixPass(context, [{ tokens: ids, from: 0, past: null, reads: [stable - 1] }], true, signal);
+    const likelihood = context.recipe.likelihoodHead
+      ? extendLikelihood(ids, pair.steps[0]!.tokenSpan[0], 0, pass.likelihood[0]!, pass.likelihoodWidth, undefined).stateAt(stable)
+      : undefined;
+    return new ScoredPrefix(context, problem, [], ids, new Float32Array(0), new SharedCheckpoint(stable, pass.caches[0]!, undefined, likelihood), stable);
   }
 
   /** The latest step's score (NaN before the first step). */

@@ -4,7 +4,7 @@ import { mathShepherdRecipe, qwen25MathPrmRecipe, skyworkPrmRecipe } from '../re
 import { plainValueRecipe, type ReadingRecipe } from '../recipes/reading-recipe.js';
 import { createByteBpeTokenizer, createHfTokenizer, type PrmTokenizer } from '@reward-lens/tokenizers';
 import { loadLenmlTokenizer } from '@reward-lens/test-data/tokenizer-checks';
-import { stableTokenCount, stepJoinerOf } from './stable-token-count.js';
+import { headStableTokenCount, stableTokenCount, stepJoinerOf } from './stable-token-count.js';
 import { tokenizePair } from './tokenize-pair.js';
 
 const qwen = loadLenmlTokenizer('qwen3');
@@ -66,4 +66,27 @@ describe('stableTokenCount: the tokens a next step keeps, asked of the tokenizer
       expect(stableTokenCount(tokenizer, recipe, pair, stepJoinerOf(recipe, recipe.delimiter)), recipe.name).toBe(pair.inputIds.length);
     }
   });
+});
+
+describe('headStableTokenCount: the problem tokens every first step keeps', () => {
+  const problems = fc.constantFrom('What is it?', 'Compute (2+2)*3.', 'Natalia sold 48 clips', 'x^2 + 1 = ', 'Solve:\n', '$\\frac{1}{2}$');
+  for (const [name, tokenizer] of tokenizers) {
+    // Qwen2.5-Math-PRM's <extra_0> is a token of the Qwen tokenizer only.
+    for (const recipe of tokenizer === tokenizers[1]![1] ? [plainValueRecipe, qwen25MathPrmRecipe] : [plainValueRecipe]) {
+      it(`${name}, ${recipe.name}: never more than any two first steps share, and all of the problem but what they rewrite`, () => {
+        fc.assert(
+          fc.property(problems, fc.tuple(stepStart, words), fc.tuple(stepStart, words), (problem, [startA, restA], [startB, restB]) => {
+            const a = layout(tokenizer, recipe, problem, [`${startA} ${restA}.`]);
+            const b = layout(tokenizer, recipe, problem, [`${startB} ${restB}.`]);
+            const head = headStableTokenCount(tokenizer, recipe, a);
+            expect(head).toBeLessThanOrEqual(commonLength(a.inputIds, b.inputIds));
+            expect(head).toBe(headStableTokenCount(tokenizer, recipe, b));
+            // At most the problem's last few tokens are left to the first step.
+            expect(a.steps[0]!.tokenSpan[0] - head).toBeLessThanOrEqual(3);
+          }),
+          { numRuns: 60, seed: 11 },
+        );
+      });
+    }
+  }
 });

@@ -38,9 +38,23 @@ export function stepJoinerOf(recipe: ReadingRecipe, delimiter: unknown): string 
  */
 export function stableTokenCount(tokenizer: PrmTokenizer, recipe: ReadingRecipe, pair: TokenizedPair, joiner: string): number {
   const last = pair.steps.at(-1);
-  const ids = pair.inputIds;
   if (last === undefined) return 0;
-  const textEnd = last.charSpan[1] + recipe.template.stepSuffix.length;
+  return stableTokensBefore(tokenizer, recipe, pair, last.charSpan[1] + recipe.template.stepSuffix.length, joiner);
+}
+
+/**
+ * How many leading tokens of a layout (`pair`, with at least one step) stay the same whatever its
+ * first step is: the problem's part of the layout that a prefix of no steps can cache. Found as
+ * `stableTokenCount` finds them, with the probes written where the first step starts.
+ */
+export function headStableTokenCount(tokenizer: PrmTokenizer, recipe: ReadingRecipe, pair: TokenizedPair): number {
+  const first = pair.steps[0];
+  return first === undefined ? 0 : stableTokensBefore(tokenizer, recipe, pair, first.charSpan[0], '');
+}
+
+/** The tokens wholly before character `textEnd` that no probe step written after it (behind `joiner`) changes. */
+function stableTokensBefore(tokenizer: PrmTokenizer, recipe: ReadingRecipe, pair: TokenizedPair, textEnd: number, joiner: string): number {
+  const ids = pair.inputIds;
   // Tokens wholly before the end of the last step's text (BOS, whose span is empty, included).
   let limit = 0;
   while (limit < ids.length && pair.offsets[limit]![1] <= textEnd) limit++;

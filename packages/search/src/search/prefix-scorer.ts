@@ -44,7 +44,12 @@ async function scoring<Result>(
 export function incrementalScorer(prm: ProcessRM, counts: SearchCounts, meter?: BackendMeter): PrefixScorer {
   return {
     async root(problem) {
+      // The root runs the problem's tokens once for all first steps: counted, timed, not a scoring call.
+      const tokensBefore = meter?.tokensSeen ?? 0;
+      const started = performance.now();
       const handle = await prm.prefix(problem);
+      counts.scoringMs += performance.now() - started;
+      counts.scoredTokens += meter ? meter.tokensSeen - tokensBefore : handle.tokensRun;
       return { steps: [], stepScores: [], handle };
     },
     async extend(_problem, groups) {
