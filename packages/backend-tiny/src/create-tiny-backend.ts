@@ -73,8 +73,11 @@ export interface TinyBackendOptions {
    * How the weights are held (default `'fp32'`): `'bf16'` or `'fp16'` rounds every projection
    * matrix and the embedding table to 16-bit floats (2 bytes a weight instead of 4); `'q8'`
    * quantizes them to 8-bit integers with a scale per output channel (about 1 byte), `'q4'` to
-   * 4-bit integers with a scale per block of 32 weights (about 0.6 bytes). The products widen them
-   * to float32 a block at a time, so the arithmetic is the fp32 kernels' over the widened weights.
+   * 4-bit integers with a scale per block of 32 weights (about 0.6 bytes). On the WebAssembly SIMD
+   * kernels q8 products run on integers (`i32x4.dot_i16x8_s`, each token's activations rounded to
+   * 16-bit integers with a scale of its own; the backend then declares precision `fp16`); the others
+   * widen the weights to float32 a block at a time, the fp32 kernels' arithmetic over the widened
+   * weights. The description and notes say which product kernels run.
    * Tensors the model holds reduced already (`DecoderModel.quantized`, from a loader) are held as
    * they are. Such a backend scores and reads activations but has no gradients;
    * `info.weightDtype` and the notes say what it holds.
