@@ -10,10 +10,11 @@ import { reliability } from './reliability.js';
 const steps = (pairs: [number, 0 | 1][]): LabelledStep[] => pairs.map(([score, label]) => ({ score, label }));
 
 describe('isotonic regression (PAV)', () => {
-  it('pools adjacent violators: a hand-worked case', () => {
+  it.each<[string, [number, 0 | 1][], { x: number[]; y: number[] }]>([
     // Labels in score order 1,0,1,0,0,1,1: the first five pool to 2/5, the last two stay 1.
-    const fit = fitIsotonic(
-      steps([
+    [
+      'pools adjacent violators: a hand-worked case',
+      [
         [1, 1],
         [2, 0],
         [3, 1],
@@ -21,20 +22,20 @@ describe('isotonic regression (PAV)', () => {
         [5, 0],
         [6, 1],
         [7, 1],
-      ]),
-    );
-    expect(fit).toEqual({ x: [1, 5, 6, 7], y: [0.4, 0.4, 1, 1] });
-  });
-
-  it('pools equal scores first, as scikit-learn does', () => {
-    const fit = fitIsotonic(
-      steps([
+      ],
+      { x: [1, 5, 6, 7], y: [0.4, 0.4, 1, 1] },
+    ],
+    [
+      'pools equal scores first, as scikit-learn does',
+      [
         [0.5, 1],
         [0.5, 0],
         [0.9, 1],
-      ]),
-    );
-    expect(fit).toEqual({ x: [0.5, 0.9], y: [0.5, 1] });
+      ],
+      { x: [0.5, 0.9], y: [0.5, 1] },
+    ],
+  ])('%s', (_title, scoresAndLabels, expected) => {
+    expect(fitIsotonic(steps(scoresAndLabels))).toEqual(expected);
   });
 
   it('is non-decreasing and no worse in squared error than any constant (random data)', () => {
