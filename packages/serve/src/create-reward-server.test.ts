@@ -57,6 +57,18 @@ describe('POST /v1/score', () => {
     expect(wrong.json.error.message).toContain('"aggregate" must be one of');
   });
 
+  it("truncates a record with its own delimiter as the server is told to (the served model's setting)", async () => {
+    const record = { problem: 'Compute 2+2.', solution: Array.from({ length: 120 }, (_, index) => `Step ${index}: 2+2 is 4.`).join('\n\n') };
+    const refused = await post(`${await serve(tiny)}/v1/score`, { ...record, delimiter: '\n\n' });
+    expect(refused.json.error.code).toBe('SEQUENCE_TOO_LONG');
+    const answer = await post(`${await serve(tiny, { truncation: 'left' })}/v1/score`, { ...record, delimiter: '\n\n' });
+    const local = await ProcessRM.fromTiny({ seed: 0, delimiter: '\n\n', truncation: 'left' });
+    const scores = Array.from((await local.stepScores([record])).value.curves[0]!, (score) => (Number.isFinite(score) ? score : null));
+    await local.dispose();
+    expect(answer.json.stepScores).toEqual(scores);
+    expect(scores.filter((score) => score === null).length).toBeGreaterThan(0);
+  });
+
   it("keeps the model's learned step detector for a record with its own delimiter", async () => {
     const tokenizer = createByteBpeTokenizer();
     const stepDetector = tokenDetector(createRandomDecoder({ seed: 0 }), tokenizer.encode('a. b').ids[1]!, { name: 'sentence-ends' });

@@ -76,7 +76,14 @@ export function createRewardServer(prm: ProcessRM, serverOptions: RewardServerOp
   const withDelimiter =
     serverOptions.processRMWithDelimiter ??
     ((delimiter: string) =>
-      ProcessRM.fromBackend(prm.backend, prm.tokenizer, { recipe: prm.recipe, delimiter, notes: prm.notes, stepDetector: prm.stepDetector ?? null }));
+      ProcessRM.fromBackend(prm.backend, prm.tokenizer, {
+        recipe: prm.recipe,
+        notes: prm.notes,
+        delimiter,
+        truncation: options.truncation,
+        batchSize: options.maxBatchSize,
+        stepDetector: prm.stepDetector ?? null,
+      }));
   // Models for records' own delimiters share the served backend; a few are kept, the rest made again.
   const byDelimiter = new Map<string, ProcessRM>();
   const processRMFor = (delimiter: string | undefined): ProcessRM => {

@@ -30,7 +30,15 @@ export interface RewardServerOptions {
   records?: RecordScorer;
   /** The aggregate a record gets when it names none. Default `min`. */
   aggregate?: string;
-  /** The model for records that name their own delimiter. Default: `prm`'s backend, tokenizer, recipe and notes with that delimiter. */
+  /**
+   * How the models for records that name their own delimiter truncate a sequence too long for
+   * the model: as the served `prm` does (which it does not expose). Default `none`.
+   */
+  truncation?: 'none' | 'left';
+  /**
+   * The model for records that name their own delimiter. Default: `prm`'s backend, tokenizer,
+   * recipe, notes and step detector with that delimiter, `truncation`, and `maxBatchSize` records per forward pass.
+   */
   processRMWithDelimiter?: (delimiter: string) => ProcessRM;
   /** Where warnings and the startup line go. Default: stderr. */
   log?: (line: string) => void;
@@ -63,6 +71,7 @@ export function resolveServerOptions(options: RewardServerOptions): ResolvedServ
     requestTimeoutMs,
     shutdownTimeoutMs: integer('shutdownTimeoutMs', options.shutdownTimeoutMs, requestTimeoutMs + 5000, 0),
     aggregate: options.aggregate ?? 'min',
+    truncation: options.truncation ?? 'none',
     log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)),
   };
 }

@@ -1,4 +1,4 @@
-import { InvalidInputError, ProcessRM } from '@reward-lens/core';
+import { InvalidInputError } from '@reward-lens/core';
 import { createRewardServer } from '@reward-lens/serve';
 import type { Command } from '../command.js';
 import { loadProcessRM } from '../load-process-rm.js';
@@ -112,15 +112,7 @@ export const serveCommand: Command = {
         records: commandLineRecords,
         aggregate: settings.aggregate,
         // A record's own delimiter: the same model, settings and notes, split differently.
-        processRMWithDelimiter: (delimiter) =>
-          ProcessRM.fromBackend(prm.backend, prm.tokenizer, {
-            recipe: prm.recipe,
-            notes: prm.notes,
-            delimiter,
-            truncation: settings.truncation,
-            batchSize: settings.maxBatchSize,
-            stepDetector: prm.stepDetector ?? null,
-          }),
+        truncation: settings.truncation,
         log: (line) => void writeText(streams.stderr, `${line}\n`),
       });
       const stop = catchStopSignal();
