@@ -29,8 +29,10 @@ export async function wasmSimdUnavailableReasonAsync(): Promise<string | null> {
  *
  * Arithmetic is float32 throughout, where the scalar set accumulates in float64: against a
  * float64 reference, a product's relative error grows like `sqrt(inDim) · 2^-24` (about 1e-6 at
- * `inDim = 4096`), and `exp` (softmax, SiLU) is a polynomial within 2e-7. Each output has one
- * fixed order of operations, so a row's results depend on that row alone, bit for bit.
+ * `inDim = 4096`), and `exp` (softmax, SiLU) is a polynomial within 2e-7. Products over q8
+ * weights run on integers instead, over activations rounded to 16 bits a row (`int8-matmul-simd.ts`).
+ * Each output has one fixed order of operations, so a row's results depend on that row alone, bit
+ * for bit.
  */
 /** The WebAssembly SIMD set, with its heap: where a weight store places the weights (backend-internal). */
 export interface WasmSimdKernelSet extends KernelSet {
@@ -45,12 +47,7 @@ export interface WasmSimdKernelSet extends KernelSet {
   addMemory(): WasmHeap;
   /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
   prepareQuantized(matrix: QuantizedTensorV1): void;
-  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
-  prepareQuantized(matrix: QuantizedTensorV1): void;
-  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
-  prepareQuantized(matrix: QuantizedTensorV1): void;
-  /** Uploads a quantized matrix's region once, where the set reads it from then on (a set on an unshared memory). */
-  prepareQuantized(matrix: QuantizedTensorV1): void;
+  /** `out = x · wᵀ (+ bias)` over a reduced `w`: q8 on integers, the other formats widened (`wasm-quantized-matmul.ts`). */
   matmulQuantized(out: Float32Array, x: Float32Array, w: QuantizedTensorV1, rows: number, inDim: number, outDim: number, bias?: Float32Array): void;
 }
 
