@@ -6,9 +6,10 @@ import type { WasmModuleBuilder } from './wasm-module-builder.js';
 const { i32, f32, v128 } = valueType;
 
 /**
- * Levels each side of zero an activation is quantized to: 15 bits and a sign, held as i16. 12
- * bits (2047) ran no faster (the flushes below cost under 1% either way) and were 16× coarser,
- * 8 bits (127) 258× coarser: see the README's q8 row for the measurement.
+ * Levels each side of zero an activation is quantized to: 15 bits and a sign, held as i16. ±2047
+ * (12 bits) and ±127 (8 bits) in the same lanes ran no faster (0.95–1.05× the time, the flushes
+ * below within the noise) with 16× and 250× the error (`bench/activation-bits.ts`: 2.4e-3 and
+ * 3.8e-2 against 1.5e-4, RMS over RMS, at 0.5B's gate/up shape).
  */
 export const ACTIVATION_LEVELS = 32_767;
 
@@ -21,7 +22,7 @@ const WEIGHT_MAGNITUDE = 128;
 /**
  * Elements of `k` each i32 lane sums before it is added into float32 (a multiple of 8): each
  * 8 elements `i32x4.dot_i16x8_s` adds two products of at most `levels · 128` to a lane, so a lane
- * of `steps` such steps stays below 2^31 whatever `inDim` (2,048 elements at 15 bits, 33,024 at 12).
+ * of `steps` such steps stays below 2^31 whatever `inDim` (2,048 elements at ±32767, 32,784 at ±2047).
  */
 export const flushElements = (levels: number) => 8 * Math.floor((2 ** 31 - 1) / (2 * WEIGHT_MAGNITUDE * levels));
 
