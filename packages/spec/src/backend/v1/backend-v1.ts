@@ -6,8 +6,10 @@ export type PrecisionV1 = 'fp32' | 'fp16' | 'bf16';
 /**
  * How a backend holds the model's weights, as transformers.js's `dtype` names them: `fp32`,
  * `fp16` and `bf16` floats, or quantized, `q8` (8-bit integers with a float scale per output
- * channel) and `q4` (4-bit integers with a float scale per block of 32 weights). The arithmetic
- * is still the backend's `precision`: quantized weights are widened to it as they are used.
+ * channel) and `q4` (4-bit integers with a float scale per block of 32 weights). How they are
+ * multiplied is the backend's choice (widened to its `precision`, or on integers over rounded
+ * activations, as backend-tiny's SIMD q8 kernel does); `precision` declares the resulting
+ * accuracy, from which conformance tolerances follow.
  */
 export type WeightDtypeV1 = 'fp32' | 'fp16' | 'bf16' | 'q8' | 'q4';
 
