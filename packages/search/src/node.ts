@@ -1,5 +1,6 @@
 // Node-only parts of @reward-lens/search (they read and write files).
 export { LabelJournal, type JournalOptions } from './node/label-journal.js';
+export { labelOutputKind } from './node/label-output.js';
 export { labelFile, type LabelFileOptions, type LabelFileTotals } from './node/label-file.js';
 // Also on the main entry; here too, beside `labelFile`, as before.
 export { recordSeed, type LabelJob } from './labels/label-jobs.js';

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { InvalidInputError, type ProcessRM } from '@reward-lens/core';
 import {
   createRecordLabeller,
@@ -13,7 +13,7 @@ import {
   type StepJudge,
   type StepPolicy,
 } from '@reward-lens/search';
-import { labelFile } from '@reward-lens/search/node';
+import { labelFile, labelOutputKind } from '@reward-lens/search/node';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM, recipeNames } from '../load-process-rm.js';
@@ -196,12 +196,7 @@ async function* jobsOf(settings: Settings, streams: CliStreams): AsyncGenerator<
  * `--force`.
  */
 async function checkLabelOutput(out: string, force: boolean): Promise<void> {
-  const exists = (path: string) =>
-    stat(path).then(
-      () => true,
-      () => false,
-    );
-  if (!(await exists(out)) || (await exists(`${out}.state.jsonl`))) return;
+  if ((await labelOutputKind(out)) !== 'other') return;
   if (!force)
     throw new InvalidInputError(`${out} exists and is not a resumable label run (no ${out}.state.jsonl beside it); pass --force to replace it`, {
       location: '--out',

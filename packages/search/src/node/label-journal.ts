@@ -1,6 +1,7 @@
 import { open, readFile, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { InvalidInputError } from '@reward-lens/core';
 import type { PrefixValue, PrefixValueStore } from '../labels/label-types.js';
+import { defaultStatePath } from './label-output.js';
 
 type JournalLine =
   | { type: 'header'; version: 1; settings: unknown }
@@ -77,7 +78,7 @@ export class LabelJournal {
     loaded: { values: Map<string, Map<number, PrefixValue>>; done: Map<string, string>; outputBytes: number },
   ) {
     this.outputPath = options.outputPath;
-    this.statePath = options.statePath ?? `${options.outputPath}.state.jsonl`;
+    this.statePath = options.statePath ?? defaultStatePath(options.outputPath);
     this.values = loaded.values;
     this.done = loaded.done;
     this.outputBytes = loaded.outputBytes;
@@ -85,7 +86,7 @@ export class LabelJournal {
   }
 
   static async open(options: JournalOptions): Promise<LabelJournal> {
-    const statePath = options.statePath ?? `${options.outputPath}.state.jsonl`;
+    const statePath = options.statePath ?? defaultStatePath(options.outputPath);
     const values = new Map<string, Map<number, PrefixValue>>();
     const done = new Map<string, string>();
     let outputBytes = 0;
