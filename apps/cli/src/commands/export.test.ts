@@ -17,6 +17,14 @@ const classifierOnnx = join(root, 'classifier-onnx');
 /** `generate` greedy from BOS for 200 tokens, as llama2.c's run does without -i. */
 const greedyFromBos = (model: string, backend: string, ...flags: string[]) =>
   runMain(['generate', '--model', model, '--backend', backend, ...flags, '--max-tokens', '200', '--temperature', '0', '--prompt', '']);
+/** `generate` greedy from BOS prints run.c's 200 tokens exactly, with nothing on stderr. */
+async function expectRunCGreedy(model: string, backend: string, ...flags: string[]): Promise<void> {
+  const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
+  const { exitCode, stdout, stderr } = await greedyFromBos(model, backend, ...flags);
+  expect(stderr).toBe('');
+  expect(exitCode).toBe(0);
+  expect(stdout).toBe(`${greedy200}\n`);
+}
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // The pipeline a user runs: llama2.c files in, a Hugging Face folder, then its ONNX export.
@@ -70,15 +78,10 @@ describe('export onnx', () => {
   });
 
   it("generate --model reads the export on onnx-node: greedy from BOS prints run.c's 200 tokens exactly", async () => {
-    const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await greedyFromBos(storiesOnnx, 'onnx-node');
-    expect(stderr).toBe('');
-    expect(exitCode).toBe(0);
-    expect(stdout).toBe(`${greedy200}\n`);
+    await expectRunCGreedy(storiesOnnx, 'onnx-node');
   });
 
   it("export onnx --dtype q8 writes onnx/model_quantized.onnx (MatMulNBits); generate --dtype q8 on it, and on the weights, prints run.c's 200 tokens", async () => {
-    const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
     const quantized = join(root, 'stories260k-onnx-q8');
     const exported = await runMain(['export', 'onnx', stories, quantized, '--dtype', 'q8']);
     expect(exported.exitCode).toBe(0);
@@ -91,9 +94,7 @@ describe('export onnx', () => {
       [quantized, 'onnx-node'],
       [stories, 'tiny'],
     ] as const) {
-      const generated = await greedyFromBos(model, backend, '--dtype', 'q8');
-      expect(generated.stderr).toBe('');
-      expect(generated.stdout).toBe(`${greedy200}\n`);
+      await expectRunCGreedy(model, backend, '--dtype', 'q8');
     }
     expect((await runMain(['export', 'onnx', stories, join(root, 'never'), '--dtype', 'q3'])).stderr).toContain(
       '--dtype must be one of fp32, q8, q4, got "q3"',
@@ -155,11 +156,7 @@ describe('export onnx', () => {
     await cp(stories, both, { recursive: true });
     await mkdir(join(both, 'onnx'));
     await cp(join(storiesOnnx, 'onnx', 'model.onnx'), join(both, 'onnx', 'model.onnx'));
-    const greedy200 = await readFile(stories260kFiles().greedy200, 'utf8');
-    const { exitCode, stdout, stderr } = await greedyFromBos(both, 'tiny');
-    expect(stderr).toBe('');
-    expect(exitCode).toBe(0);
-    expect(stdout).toBe(`${greedy200}\n`);
+    await expectRunCGreedy(both, 'tiny');
   });
 
   it('--backend tiny cannot run an ONNX folder, and the error says why', async () => {
