@@ -115,7 +115,8 @@ async function measure(label: string, backend: BackendV1): Promise<void> {
     median,
   ) as [number, number, number, number, number, number];
   const tokens = prm.tokenize({ problem, steps }).inputIds.length;
-  console.log(`\n${label} (${tokens} tokens for all 8 steps; max |Δ score| walk vs re-score ${difference.toExponential(1)})`);
+  const range = `step scores ${Math.min(...reference).toFixed(3)}..${Math.max(...reference).toFixed(3)}`;
+  console.log(`\n${label} (${tokens} tokens for all 8 steps; ${range}; max |Δ score| walk vs re-score ${difference.toExponential(1)})`);
   console.log(`  8-step walk, one pass per step   ${onePass.toFixed(2).padStart(7)} s   re-scoring ÷ walk ${(rescore / onePass).toFixed(2)}×`);
   console.log(`  8-step walk, two passes per step ${two.toFixed(2).padStart(7)} s   re-scoring ÷ walk ${(rescore / two).toFixed(2)}×`);
   console.log(`  re-scoring every prefix          ${rescore.toFixed(2).padStart(7)} s`);
