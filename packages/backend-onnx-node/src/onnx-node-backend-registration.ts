@@ -5,8 +5,9 @@ import { createOnnxNodeBackend, type OnnxNodeBackendOptions } from './create-onn
 
 /**
  * Registers `onnx-node` (priority 20, above `tiny`): it runs ONNX graphs from disk or in memory (`source.bytes`), and decoder
- * weights in memory by first exporting them with `@reward-lens/onnx-export` (in memory, so up to
- * protobuf's 2 GiB; with the cache and hidden states, and LINEAR_READOUT from the weights). It
+ * weights by first exporting them with `@reward-lens/onnx-export` (in memory up to 1.75 GiB of
+ * weights, past that through a temporary folder with external data, removed once loaded; with
+ * the cache and hidden states, and LINEAR_READOUT from the weights). It
  * holds q8 and q4 weights: a graph of them (`model_q4.onnx`), or weights exported so.
  * Settings come from `settings['onnx-node']` (`OnnxNodeBackendOptions`).
  */
@@ -18,4 +19,6 @@ export const onnxNodeBackendRegistration: BackendRegistration = ortBackendRegist
   create: createOnnxNodeBackend,
   // The exporter is loaded only when a decoder is exported, so that running ONNX files needs none.
   exporter: async () => (await import('@reward-lens/onnx-export')).exportDecoderToOnnx,
+  // Weights over protobuf's 2 GiB go through a temporary folder with external data, which onnxruntime-node reads from disk.
+  exportToFiles: async () => (await import('@reward-lens/onnx-export/node')).writeTemporaryOnnxGraph,
 });

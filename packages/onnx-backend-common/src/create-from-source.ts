@@ -14,13 +14,42 @@ import { inMemoryGraphOptions } from './in-memory-graph.js';
 /** The weight dtypes an ONNX backend holds: a graph of them, or decoder weights exported so (MatMulNBits). */
 export const ortBackendDtypes: readonly WeightDtypeV1[] = ['fp32', 'q8', 'q4'];
 
+/** How decoder weights are exported for an ONNX backend: with the cache, hidden states and read positions, at a dtype. */
+export interface DecoderExportOptions {
+  withPast: boolean;
+  hiddenStates: boolean;
+  readPositions: boolean;
+  dtype: 'fp32' | 'q8' | 'q4';
+}
+
+/** A graph written to files for a session to load: the graph's path, and how to remove the files once it is loaded. */
+export interface ExportedGraphFiles {
+  graph: string;
+  remove(): Promise<void>;
+}
+
 /** What a registration hands `createOrtBackendFromSource`: its name, its factory, and the exporter (imported only when weights are exported). */
 export interface OrtSourceFactory<Options extends OnnxBackendOptions> {
   name: string;
   create(model: string | Uint8Array, options: Options): Promise<BackendV1>;
-  exporter(): Promise<
-    (model: DecoderModel, options: { withPast: boolean; hiddenStates: boolean; readPositions: boolean; dtype: 'fp32' | 'q8' | 'q4' }) => Uint8Array
-  >;
+  exporter(): Promise<(model: DecoderModel, options: DecoderExportOptions) => Uint8Array>;
+  /**
+   * Where the runtime reads files (Node): weights too large for one protobuf message (2 GiB) are
+   * written with external data to a temporary folder, loaded from there, and the folder removed.
+   */
+  exportToFiles?(): Promise<(model: DecoderModel, options: DecoderExportOptions) => Promise<ExportedGraphFiles>>;
+  /** Weight bytes above which `exportToFiles` is used. Default 1.75 GiB (below protobuf's 2 GiB, with room for the graph). */
+  inMemoryLimitBytes?: number;
+}
+
+const defaultInMemoryLimitBytes = 1.75 * 2 ** 30;
+
+/** The bytes of a model's tensors as held (float32 tensors 4 a value, reduced ones their own bytes): about what an export writes. */
+export function decoderWeightBytes(model: DecoderModel): number {
+  let bytes = 0;
+  for (const [name, tensor] of model.tensors) if (!model.quantized?.has(name)) bytes += tensor.byteLength;
+  for (const tensor of model.quantized?.values() ?? []) bytes += tensor.bytes.byteLength;
+  return bytes;
 }
 
 /**
@@ -44,13 +73,20 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
   }
   if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason(name, source, ['onnx', 'decoder']));
   const dtype = exportDtype(name, options.dtype, source.model);
-  const graph = (await factory.exporter())(source.model, { withPast: true, hiddenStates: true, readPositions: true, dtype });
-  return factory.create(graph, {
-    ...settings,
-    decoder: source.model,
-    sourceNote: `exported to ONNX in memory from decoder weights${dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`}`,
-    ...(dtype === 'fp32' ? {} : { weightDtype: dtype }),
-  });
+  const exportOptions: DecoderExportOptions = { withPast: true, hiddenStates: true, readPositions: true, dtype };
+  const reduced = dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`;
+  const common = { ...settings, decoder: source.model, ...(dtype === 'fp32' ? {} : { weightDtype: dtype }) };
+  if (factory.exportToFiles && decoderWeightBytes(source.model) > (factory.inMemoryLimitBytes ?? defaultInMemoryLimitBytes)) {
+    const files = await (await factory.exportToFiles())(source.model, exportOptions);
+    try {
+      const note = `exported to ONNX with external data in a temporary folder (removed once loaded: the weights are over protobuf's 2 GiB) from decoder weights${reduced}`;
+      return await factory.create(files.graph, { ...common, sourceNote: note });
+    } finally {
+      await files.remove();
+    }
+  }
+  const graph = (await factory.exporter())(source.model, exportOptions);
+  return factory.create(graph, { ...common, sourceNote: `exported to ONNX in memory from decoder weights${reduced}` });
 }
 
 /** The dtype an in-memory export writes: the one asked for, else that of the tensors a loader quantized. */

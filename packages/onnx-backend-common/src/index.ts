@@ -5,5 +5,12 @@ export { parseOnnxConfigJson, type OnnxHeadConfig, type OnnxModelConfig } from '
 export type { OrtModule, OrtSession, OrtTensor, OrtTensorConstructor, OrtValueMetadata } from './ort-module.js';
 export { configLocations } from './config-locations.js';
 export { inMemoryGraphOptions } from './in-memory-graph.js';
-export { createOrtBackendFromSource, ortBackendDtypes, type OrtSourceFactory } from './create-from-source.js';
+export {
+  createOrtBackendFromSource,
+  decoderWeightBytes,
+  ortBackendDtypes,
+  type DecoderExportOptions,
+  type ExportedGraphFiles,
+  type OrtSourceFactory,
+} from './create-from-source.js';
 export { ortBackendRegistration, type OrtRegistrationSpec } from './ort-backend-registration.js';

@@ -10,3 +10,4 @@ export {
   type OnnxModelFolderResult,
 } from './write-onnx-model-folder.js';
 export { exportModelFolder, type ExportModelFolderOptions, type ExportModelFolderResult } from './export-model-folder.js';
+export { writeTemporaryOnnxGraph, type TemporaryOnnxGraph } from './temporary-graph.js';
