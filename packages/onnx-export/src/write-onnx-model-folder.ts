@@ -1,4 +1,4 @@
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DecoderModel, HeadSpec } from '@reward-lens/spec';
 import { decoderConfigToHf, onnxGraphFileName, onnxReadPositionsFileName, type DecoderConfigToHfOptions } from '@reward-lens/loaders';
@@ -6,6 +6,7 @@ import { assertFitsOneMessage, buildDecoderModelProto, type OnnxExportOptions } 
 import { newExportShared } from './decoder/decoder-graph-context.js';
 import { initializerByteLength, layOutExternalData, pointToExternalData } from './external-data.js';
 import { decodeModelProto, encodeModelProto, type OnnxTypes } from './graph/onnx.js';
+import { writeChunks } from './write-chunks.js';
 import { headOutputNames, presentKeyName } from './onnx-names.js';
 
 export const ONNX_MODEL_FILE = 'model.onnx';
@@ -141,13 +142,4 @@ function rewardLensBlock(model: DecoderModel, proto: OnnxTypes.IModelProto): Rec
     onnx_with_past: outputs.has(presentKeyName(0)),
     onnx_hidden_states: outputs.has('hidden_states.0'),
   };
-}
-
-async function writeChunks(path: string, chunks: readonly { offset: number; bytes: Uint8Array }[]): Promise<void> {
-  const handle = await open(path, 'w');
-  try {
-    for (const chunk of chunks) await handle.write(chunk.bytes, 0, chunk.bytes.byteLength, chunk.offset);
-  } finally {
-    await handle.close();
-  }
 }

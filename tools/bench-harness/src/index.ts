@@ -5,3 +5,4 @@ export { useBundledTinyWorker } from './tiny-worker-bundle.js';
 export { formatRatio, median, seconds, secondsAsync, sideBySide, type SideBySide } from './timing.js';
 export { debianPython, ensureTorch, torchEnvironment } from './torch.js';
 export { sampleRss, type RssSampler } from './rss-sampler.js';
+export { benchTokens, probeRealSize } from './real-size-probe.js';

@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { debianPython, describeMachine, ensureTorch, torchEnvironment, useBundledTinyWorker } from '@reward-lens/bench-harness';
-import { benchTokens } from './bench-tokens.js';
+import { benchTokens, debianPython, describeMachine, ensureTorch, torchEnvironment, useBundledTinyWorker } from '@reward-lens/bench-harness';
+
 import { writeQwen7bFolder } from './qwen-7b-folder.js';
 
 const { values } = parseArgs({
