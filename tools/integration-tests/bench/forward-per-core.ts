@@ -11,28 +11,14 @@ import { parseArgs } from 'node:util';
 import { createOnnxNodeBackend } from '@reward-lens/backend-onnx-node';
 import { createTinyBackendAsync } from '@reward-lens/backend-tiny';
 import { describeMachine, median, secondsAsync } from '@reward-lens/bench-harness';
-import { qwen25MathPrmRecipe } from '@reward-lens/core';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
-import { type BackendV1, createRandomDecoder, defineDecoderConfig, type ForwardRequestV1 } from '@reward-lens/spec';
+import { qwen05bConfig } from './qwen-05b-config.js';
+import { type BackendV1, createRandomDecoder, type ForwardRequestV1 } from '@reward-lens/spec';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '4' }, rounds: { type: 'string', default: '2' } } });
 const rows = Number(values.rows);
 const rounds = Number(values.rounds);
-const config = defineDecoderConfig({
-  architecture: 'qwen2',
-  hiddenSize: 896,
-  numLayers: 24,
-  numHeads: 14,
-  numKvHeads: 2,
-  intermediateSize: 4864,
-  vocabSize: 151936,
-  maxPositions: 4096,
-  ropeTheta: 1e6,
-  rmsNormEps: 1e-6,
-  tieWordEmbeddings: true,
-  attentionBias: true,
-  heads: qwen25MathPrmRecipe.heads,
-});
+const config = qwen05bConfig();
 const tokens = 256;
 const request: ForwardRequestV1 = {
   batchSize: rows,

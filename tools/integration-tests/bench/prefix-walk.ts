@@ -15,8 +15,9 @@ import { createTinyBackendAsync } from '@reward-lens/backend-tiny';
 import { describeMachine, median, secondsAsync, useBundledTinyWorker } from '@reward-lens/bench-harness';
 import { ProcessRM, qwen25MathPrmRecipe } from '@reward-lens/core';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
-import { type BackendV1, createRandomDecoder, type DecoderConfig, defineDecoderConfig } from '@reward-lens/spec';
+import { type BackendV1, createRandomDecoder } from '@reward-lens/spec';
 import { qwenTokenizer } from '../src/real-tokenizers.js';
+import { qwen05bConfig } from './qwen-05b-config.js';
 
 const { values } = parseArgs({
   options: { threads: { type: 'string', default: '2' }, rounds: { type: 'string', default: '3' }, small: { type: 'boolean', default: false } },
@@ -24,22 +25,7 @@ const { values } = parseArgs({
 const threads = Number(values.threads);
 const rounds = Number(values.rounds);
 
-/** Qwen2-0.5B's shape (494M parameters), or with `--small` a 4-layer, 256-wide stand-in for a quick run. */
-const config: DecoderConfig = defineDecoderConfig({
-  architecture: 'qwen2',
-  hiddenSize: values.small ? 256 : 896,
-  numLayers: values.small ? 4 : 24,
-  numHeads: values.small ? 4 : 14,
-  numKvHeads: 2,
-  intermediateSize: values.small ? 704 : 4864,
-  vocabSize: 151936,
-  maxPositions: 4096,
-  ropeTheta: 1e6,
-  rmsNormEps: 1e-6,
-  tieWordEmbeddings: true,
-  attentionBias: true,
-  heads: qwen25MathPrmRecipe.heads,
-});
+const config = qwen05bConfig(values.small);
 
 const problem =
   'Janet has 16 ducks that lay eggs every day. She eats 3 for breakfast, bakes muffins with 4 and sells the rest at $2 an egg. How much does she make a day?';
