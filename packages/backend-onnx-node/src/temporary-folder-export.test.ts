@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { createReferenceBackend } from '@reward-lens/core/testing';
 import { createOrtBackendFromSource, type OrtSourceFactory } from '@reward-lens/onnx-backend-common';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { writeTemporaryOnnxGraph } from '@reward-lens/onnx-export/node';
@@ -43,6 +44,11 @@ describe('decoder weights over the in-memory limit', () => {
         expect(viaFiles.info.weightDtype ?? 'fp32').toBe(dtype);
         const [files, memory] = [(await viaFiles.doForward(request)).reads[0]!.values[0]!, (await inMemory.doForward(request)).reads[0]!.values[0]!];
         expect(Array.from(files)).toEqual(Array.from(memory));
+        if (dtype === 'fp32') {
+          // And the float64 oracle over the same weights, independently of either export.
+          const oracle = (await createReferenceBackend(model).doForward(request)).reads[0]!.values[0]!;
+          files.forEach((value, index) => expect(Math.abs(value - oracle[index]!)).toBeLessThan(1e-4));
+        }
         // The cache and hidden states come with the graph either way.
         expect(viaFiles.supportsCache).toBe(true);
         expect((await viaFiles.doForward({ ...request, reads: [{ kind: 'hidden', layer: 1, positions: [[0]] }] })).reads[0]!.width).toBe(

@@ -201,7 +201,8 @@ export class ScoredPrefix {
       if (RewardLensError.isInstance(error)) return uncached;
       throw error;
     }
-    const stable = Math.min(context.headStableTokens(pair), pair.steps[0]!.tokenSpan[0]);
+    // Tokens wholly before the first step that no first step changes (BOS included).
+    const stable = context.headStableTokens(pair);
     if (stable < 2 || pair.meta.truncatedTokens > 0) return uncached;
     const ids = Array.from(pair.inputIds.subarray(0, stable));
     const pass = await runPrefixPass(context, [{ tokens: ids, from: 0, past: null, reads: [stable - 1] }], true, signal);

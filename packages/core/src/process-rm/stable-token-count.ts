@@ -55,7 +55,7 @@ export function headStableTokenCount(tokenizer: PrmTokenizer, recipe: ReadingRec
 /** The tokens wholly before character `textEnd` that no probe step written after it (behind `joiner`) changes. */
 function stableTokensBefore(tokenizer: PrmTokenizer, recipe: ReadingRecipe, pair: TokenizedPair, textEnd: number, joiner: string): number {
   const ids = pair.inputIds;
-  // Tokens wholly before the end of the last step's text (BOS, whose span is empty, included).
+  // Tokens wholly before `textEnd` (BOS, whose span is empty, included).
   let limit = 0;
   while (limit < ids.length && pair.offsets[limit]![1] <= textEnd) limit++;
   if (recipe.tokenization === 'per-piece') return limit;

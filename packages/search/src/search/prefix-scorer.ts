@@ -19,19 +19,21 @@ export interface PrefixScorer {
 
 /**
  * Runs one scoring call, timing it. With a meter, the tokens it ran are counted exactly; without
- * one, `estimate` says how many (see `PrefixScorer`).
+ * one, `estimate` says how many (see `PrefixScorer`). `call: false` for work that is timed and
+ * counted but is not a scoring call (the root prefix's one pass over the problem).
  */
 async function scoring<Result>(
   counts: SearchCounts,
   meter: BackendMeter | undefined,
   work: () => Promise<Result>,
   estimate: (result: Result) => number,
+  call = true,
 ): Promise<Result> {
   const tokensBefore = meter?.tokensSeen ?? 0;
   const started = performance.now();
   const result = await work();
   counts.scoringMs += performance.now() - started;
-  counts.scoringCalls++;
+  if (call) counts.scoringCalls++;
   counts.scoredTokens += meter ? meter.tokensSeen - tokensBefore : estimate(result);
   return result;
 }
@@ -45,11 +47,7 @@ export function incrementalScorer(prm: ProcessRM, counts: SearchCounts, meter?: 
   return {
     async root(problem) {
       // The root runs the problem's tokens once for all first steps: counted, timed, not a scoring call.
-      const tokensBefore = meter?.tokensSeen ?? 0;
-      const started = performance.now();
-      const handle = await prm.prefix(problem);
-      counts.scoringMs += performance.now() - started;
-      counts.scoredTokens += meter ? meter.tokensSeen - tokensBefore : handle.tokensRun;
+      const handle = await scoring(counts, meter, () => prm.prefix(problem), (root) => root.tokensRun, false);
       return { steps: [], stepScores: [], handle };
     },
     async extend(_problem, groups) {
