@@ -47,7 +47,13 @@ export function incrementalScorer(prm: ProcessRM, counts: SearchCounts, meter?: 
   return {
     async root(problem) {
       // The root runs the problem's tokens once for all first steps: counted, timed, not a scoring call.
-      const handle = await scoring(counts, meter, () => prm.prefix(problem), (root) => root.tokensRun, false);
+      const handle = await scoring(
+        counts,
+        meter,
+        () => prm.prefix(problem),
+        (root) => root.tokensRun,
+        false,
+      );
       return { steps: [], stepScores: [], handle };
     },
     async extend(_problem, groups) {
