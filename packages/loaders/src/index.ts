@@ -23,3 +23,4 @@ export { loadDecoderFiles, type DecoderFilesOptions, type DecoderFolder, type Lo
 export { readSafetensorsFrom, type TensorAllocator } from './safetensors-reader.js';
 export { chooseOnnxGraph, chooseOnnxGraphOf, onnxGraphFileName, onnxReadPositionsFileName, type ChosenOnnxGraph } from './onnx-graph-choice.js';
 export { readTokenizerFiles, type TokenizerFiles } from './tokenizer-files.js';
+export { firstInvalidUtf8Byte } from './records/utf8-validation.js';

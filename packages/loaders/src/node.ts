@@ -5,3 +5,13 @@ export { openSafetensorsFile, type SafetensorsFile } from './safetensors-file.js
 export { findOnnxGraph } from './onnx-graph-file.js';
 export { readModelJsonFile, requireRegularFile } from './node-model-file.js';
 export { readTokenizerPath } from './tokenizer-path.js';
+export {
+  openJsonRecords,
+  describeRecordLabel,
+  type JsonRecord,
+  type JsonRecordError,
+  type JsonRecordLabel,
+  type JsonRecordSource,
+} from './records/json-records.js';
+export { readNumberedLines, type NumberedLine } from './records/read-numbered-lines.js';
+export { detectInputFormat, type DetectedInput } from './records/detect-input-format.js';

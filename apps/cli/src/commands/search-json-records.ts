@@ -1,7 +1,5 @@
-import { open } from 'node:fs/promises';
 import { InvalidInputError } from '@reward-lens/core';
-import { detectInputFormat } from '../score/detect-input-format.js';
-import { readNumberedLines } from '../score/read-numbered-lines.js';
+import { describeRecordLabel, openJsonRecords } from '@reward-lens/core/node';
 import type { CliStreams } from '../cli-streams.js';
 import { UsageError } from '../usage-error.js';
 import { writeText } from '../write-text.js';
@@ -14,51 +12,20 @@ export type JsonRecord =
   | { label: string; text: string; value: Record<string, unknown> }
   | { label: string; text: string; error: { code: string; message: string } };
 
-function invalid(label: string, text: string, message: string): JsonRecord {
-  return { label, text, error: { code: InvalidInputError.code, message } };
-}
-
-function asRecord(label: string, text: string, value: unknown): JsonRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid(label, text, 'expected a JSON object');
-  return { label, text, value: value as Record<string, unknown> };
-}
-
 /**
- * The records of a file or of stdin, streamed: JSONL (one object per line; a bad line is an error
- * record and the run goes on), or one JSON document (an object, or an array of objects), told
- * apart by content as `score` does.
+ * The records of a file or of stdin, streamed as loaders' `openJsonRecords` reads them: JSONL (a
+ * bad line is an error record and the run goes on), or one JSON document (an object, or an array
+ * of objects), told apart by content as `score` does. A record that is not an object is an error.
  */
 export async function* readJsonRecords(path: string | undefined, stdin: NodeJS.ReadableStream, usage: string): AsyncGenerator<JsonRecord> {
-  let stream: NodeJS.ReadableStream = stdin;
-  const location = path ?? 'stdin';
-  if (path !== undefined) {
-    try {
-      stream = (await open(path, 'r')).createReadStream({ encoding: 'utf8' });
-    } catch (error) {
-      throw new InvalidInputError(`cannot read the file: ${error instanceof Error ? error.message : String(error)}`, { location: path, cause: error });
-    }
-  }
-  const detected = await detectInputFormat(readNumberedLines(stream), location);
-  if (detected.format === 'empty') {
-    if (path === undefined) throw new UsageError('no input: give --file <path>, or JSON/JSONL on stdin', usage);
-    return;
-  }
-  if (detected.format === 'json') {
-    const values = Array.isArray(detected.value) ? detected.value : [detected.value];
-    for (const [index, value] of values.entries()) yield asRecord(Array.isArray(detected.value) ? `index ${index}` : location, JSON.stringify(value), value);
-    return;
-  }
-  for await (const line of detected.lines) {
-    if (line.text.trim() === '') continue;
-    const label = `line ${line.lineNumber}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch (error) {
-      yield invalid(label, line.text, `invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
-      continue;
-    }
-    yield asRecord(label, line.text, value);
+  const source = await openJsonRecords(path ?? stdin);
+  if (source.format === 'empty' && path === undefined) throw new UsageError('no input: give --file <path>, or JSON/JSONL on stdin', usage);
+  for await (const record of source.records) {
+    const label = describeRecordLabel(record.label);
+    if ('error' in record) yield { label, text: record.text, error: record.error };
+    else if (typeof record.value !== 'object' || record.value === null || Array.isArray(record.value))
+      yield { label, text: record.text, error: { code: InvalidInputError.code, message: 'expected a JSON object' } };
+    else yield { label, text: record.text, value: record.value as Record<string, unknown> };
   }
 }
 

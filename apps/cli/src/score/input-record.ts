@@ -1,5 +1,4 @@
 import { InvalidInputError } from '@reward-lens/core';
-import type { NumberedLine } from './read-numbered-lines.js';
 
 /** A record as the CLI reads it: always an object, so its problem can be shown beside its scores. */
 export type RecordInput = { problem: string; solution: string } | { problem: string; steps: string[] };
@@ -63,24 +62,6 @@ function invalid(label: RecordLabel, message: string): InputRecord {
 export function recordFromValue(value: unknown, label: RecordLabel): InputRecord {
   const checked = toRecordInput(value);
   return isRecordInput(checked) ? { label, input: checked } : invalid(label, checked.shapeError);
-}
-
-/** One JSONL line as a record; blank lines are skipped by the caller, not passed here. */
-export function recordFromJsonLine(line: NumberedLine): InputRecord {
-  const label = { line: line.lineNumber };
-  if (line.invalidUtf8ByteOffset !== undefined) {
-    return invalid(
-      label,
-      `the line is not valid UTF-8 (byte ${line.invalidUtf8ByteOffset + 1} of the line); it is not scored rather than scored with replaced characters`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch (error) {
-    return invalid(label, `invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return recordFromValue(value, label);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '@reward-lens/core';
+import { InvalidInputError } from '@reward-lens/spec';
 import type { NumberedLine } from './read-numbered-lines.js';
 
 export type DetectedInput = { format: 'json'; value: unknown } | { format: 'jsonl'; lines: AsyncIterable<NumberedLine> } | { format: 'empty' };
