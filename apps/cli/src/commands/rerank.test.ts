@@ -68,6 +68,20 @@ describe('reward-lens rerank', () => {
     expect(stdout).toMatch(/^votes .*144 [\d.-]+ \(1\)/m);
   });
 
+  it('a line that is not valid UTF-8 is an error record naming its line, not reranked with U+FFFD', async () => {
+    const file = join(root, 'latin1.jsonl');
+    const good = JSON.stringify({ problem, candidates: candidates.slice(2) });
+    const bad = new TextEncoder().encode(`{"problem": "caf`);
+    await writeFile(file, Buffer.concat([Buffer.from(`${good}\n`), bad, Uint8Array.of(0xe9), Buffer.from(`", "candidates": ["a"]}\n${good}\n`)]));
+    const { exitCode, stdout } = await runMain(['rerank', '--file', file, '--json', '-q']);
+    expect(exitCode).toBe(1);
+    const lines = jsonLines(stdout);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatchObject({ line: 2, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/not valid UTF-8/) } });
+    expect(lines[0]).toMatchObject({ line: 1, pick: 0 });
+    expect(lines[2]).toMatchObject({ line: 3, pick: 0 });
+  });
+
   it('refuses unknown methods and aggregators, and a missing file before loading a model', async () => {
     expect((await runMain(['rerank', '--method', 'vote'], { stdin: '{}' })).stderr).toMatch(/--method must be one of weighted-vote, best-of-n, majority-vote/);
     expect((await runMain(['rerank', '--aggregate', 'median'], { stdin: '{}' })).exitCode).toBe(2);
