@@ -1,19 +1,14 @@
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { basename } from 'node:path';
-import { InvalidInputError, recipeGauge, type ProcessRM, type StepCalibration } from '@reward-lens/core';
+import type { ProcessRM } from '@reward-lens/core';
+import { evaluatePrmBench, evaluateProcessBench } from '@reward-lens/eval';
 import {
-  chooseThreshold,
-  evaluatePrmBench,
-  evaluateProcessBench,
-  fitStepCalibration,
-  fixedThreshold,
-  scoreCalibrationSplit,
-  type ChosenThreshold,
-  labelledStepsOf,
-} from '@reward-lens/eval';
-import { readPrmBenchFile, readProcessBenchFile, writeReport } from '@reward-lens/eval/node';
+  chooseEvaluationThreshold,
+  readPrmBenchFile,
+  readProcessBenchFile,
+  writeReport,
+  type EvaluationThreshold as Thresholding,
+} from '@reward-lens/eval/node';
 import type { CliStreams } from '../cli-streams.js';
 import type { Command } from '../command.js';
 import { loadProcessRM, modelDescription } from '../load-process-rm.js';
@@ -21,7 +16,7 @@ import { modelOptionsHelp } from '../model-options.js';
 import { exitCodes } from '../report-error.js';
 import { ProgressReporter } from '../score/progress-reporter.js';
 import { writeText } from '../write-text.js';
-import { evalReportData } from './eval-report.js';
+import { evalReportData, type EvalReportInput } from './eval-report.js';
 import { parseEvalSettings, type EvalSettings } from './eval-settings.js';
 import { prmBenchSummary, processBenchSummary } from './eval-summary.js';
 import { checkReadable } from '../check-readable.js';
@@ -82,33 +77,11 @@ function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, entry) => (typeof entry === 'number' && !Number.isFinite(entry) ? null : entry));
 }
 
-interface Thresholding {
-  threshold: ChosenThreshold;
-  calibration?: StepCalibration;
-  notes: string[];
-}
-
-/** The threshold (and a calibration) from the calibration split, the flag, or the default for the recipe's gauge. */
-async function chooseThresholding(prm: ProcessRM, settings: EvalSettings): Promise<Thresholding> {
-  const reading = recipeGauge(prm.recipe) === 'PROBABILITY' ? 'probability' : 'sigmoid';
-  if (settings.calibration) {
-    const { path, method, domain, save } = settings.calibration;
-    const scored = await scoreCalibrationSplit(prm, await readProcessBenchFile(path), { batchSize: settings.batchSize });
-    if (scored.items.length === 0) throw new InvalidInputError('no solution of the calibration split could be scored', { location: path });
-    const name = basename(path);
-    const threshold = chooseThreshold(scored.items, { name });
-    const calibration = fitStepCalibration(labelledStepsOf(scored.items), { method, reading, set: { name, domain, items: scored.items.length } });
-    if (save !== undefined) await writeFile(save, `${JSON.stringify(calibration, null, 2)}\n`);
-    const notes = scored.failures.length > 0 ? [`${scored.failures.length} solution(s) of the calibration split could not be scored and were left out`] : [];
-    return { threshold, calibration, notes };
-  }
-  if (settings.threshold !== undefined) return { threshold: fixedThreshold(settings.threshold, 'given with --threshold'), notes: [] };
-  const value = reading === 'probability' ? 0.5 : 0;
-  const reason =
-    reading === 'probability'
-      ? 'the default 0.5 for probability scores; --calibration <split> chooses one'
-      : 'the default 0 for a raw value head (sigmoid 0.5); --calibration <split> chooses one';
-  return { threshold: fixedThreshold(value, reason), notes: [] };
+/** `--report`: the HTML report of the run, and a line on stderr saying where. */
+async function writeEvalReport(settings: EvalSettings, streams: CliStreams, data: Omit<EvalReportInput, 'model' | 'data'>): Promise<void> {
+  if (settings.report === undefined) return;
+  await writeReport(settings.report, evalReportData({ model: modelDescription(settings), data: settings.data, ...data }));
+  if (!settings.json) await writeText(streams.stderr, `reward-lens: report written to ${settings.report}\n`);
 }
 
 async function runProcessBench(prm: ProcessRM, settings: EvalSettings, thresholding: Thresholding, streams: CliStreams): Promise<number> {
@@ -142,20 +115,12 @@ async function runProcessBench(prm: ProcessRM, settings: EvalSettings, threshold
     const heading = `reward-lens eval: ${evaluation.items} solutions from ${settings.data}\nmodel          ${modelDescription(settings)}`;
     await writeText(streams.stdout, processBenchSummary(heading, evaluation, run.failures, run.failureCount));
   }
-  if (settings.report !== undefined) {
-    await writeReport(
-      settings.report,
-      evalReportData({
-        model: modelDescription(settings),
-        data: settings.data,
-        failures: run.failureCount,
-        notes: prm.notes,
-        processBench: evaluation,
-        ...(thresholding.calibration ? { calibration: thresholding.calibration } : {}),
-      }),
-    );
-    if (!settings.json) await writeText(streams.stderr, `reward-lens: report written to ${settings.report}\n`);
-  }
+  await writeEvalReport(settings, streams, {
+    failures: run.failureCount,
+    notes: prm.notes,
+    processBench: evaluation,
+    ...(thresholding.calibration ? { calibration: thresholding.calibration } : {}),
+  });
   return run.failureCount > 0 ? exitCodes.failure : exitCodes.success;
 }
 
@@ -176,13 +141,7 @@ async function runPrmBench(prm: ProcessRM, settings: EvalSettings, thresholding:
       streams.stdout,
       prmBenchSummary(`reward-lens eval: ${run.samples} PRMBench samples from ${settings.data}\nmodel          ${modelDescription(settings)}`, result),
     );
-  if (settings.report !== undefined) {
-    await writeReport(
-      settings.report,
-      evalReportData({ model: modelDescription(settings), data: settings.data, failures: allFailures.length, notes: prm.notes, prmBench: result }),
-    );
-    if (!settings.json) await writeText(streams.stderr, `reward-lens: report written to ${settings.report}\n`);
-  }
+  await writeEvalReport(settings, streams, { failures: allFailures.length, notes: prm.notes, prmBench: result });
   return allFailures.length > 0 ? exitCodes.failure : exitCodes.success;
 }
 
@@ -197,7 +156,11 @@ export const evalCommand: Command = {
     for (const path of [settings.data, settings.calibration?.path]) await checkReadable(path);
     const prm = await loadProcessRM(settings);
     try {
-      const thresholding = await chooseThresholding(prm, settings);
+      const thresholding = await chooseEvaluationThreshold(prm, {
+        ...(settings.calibration ? { calibration: settings.calibration } : {}),
+        ...(settings.threshold !== undefined ? { threshold: settings.threshold, thresholdReason: 'given with --threshold' } : {}),
+        batchSize: settings.batchSize,
+      });
       return settings.format === 'prmbench'
         ? await runPrmBench(prm, settings, thresholding, streams)
         : await runProcessBench(prm, settings, thresholding, streams);

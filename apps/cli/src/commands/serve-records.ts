@@ -1,7 +1,7 @@
-import { InvalidInputError } from '@reward-lens/core';
+import { checkScoringRecord, InvalidInputError } from '@reward-lens/core';
 import type { RecordScorer } from '@reward-lens/serve';
 import { formatRecordJson } from '../score/format-record-json.js';
-import { toRecordInput, type RecordInput } from '../score/input-record.js';
+import type { RecordInput } from '../score/input-record.js';
 import { scoreBatch } from '../score/score-batch.js';
 
 /**
@@ -10,8 +10,8 @@ import { scoreBatch } from '../score/score-batch.js';
  */
 export const commandLineRecords: RecordScorer = {
   parse(value) {
-    const checked = toRecordInput(value);
-    return 'shapeError' in checked ? { error: { code: InvalidInputError.code, message: checked.shapeError } } : { input: checked };
+    const checked = checkScoringRecord(value);
+    return 'error' in checked ? { error: { code: InvalidInputError.code, message: checked.error } } : { input: checked.record };
   },
   async score(prm, inputs, { aggregate }) {
     const outcomes = await scoreBatch(prm, inputs as readonly RecordInput[], aggregate);

@@ -1,7 +1,7 @@
 export { ProcessRM, type ProcessRMOptions, type ScoringOptions } from './process-rm.js';
 export { ScoredPrefix, type ExtendOptions } from './scored-prefix.js';
 export type { OutcomeScores, PairErrors, PrefixScores, StepActivations, StepScores } from './process-rm-results.js';
-export type { ScoringInput } from './scoring-input.js';
+export { checkScoringRecord, type ScoringInput, type ScoringRecord } from './scoring-input.js';
 export type { PairMeta, TokenizedPair, TokenizedStep } from './tokenize-pair.js';
 export type { TinyModelOptions } from './load-tiny.js';
 export type { PretrainedOptions } from './load-pretrained.js';

@@ -1,4 +1,4 @@
-import { InvalidInputError, recordLabels, recordsFromEvidence, type ProcessRM, type ScoringInput } from '@reward-lens/core';
+import { checkScoringRecord, InvalidInputError, recordLabels, recordsFromEvidence, type ProcessRM, type ScoringInput } from '@reward-lens/core';
 
 /** A record that cannot be scored, reported in its place while the others go on. */
 export interface RecordError {
@@ -19,12 +19,6 @@ export interface RecordScorer {
   score(prm: ProcessRM, inputs: readonly ScoringInput[], options: { aggregate: string }): Promise<Record<string, unknown>[]>;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
-}
-
 /**
  * The library's default records: per record what `prm.stepScores` returns for its pair, as JSON
  * (`outcome`, `stepScores`, `steps`, `meta`, `notes`, `backend`, `gauge`, `trust`; a step that
@@ -32,11 +26,8 @@ function describe(value: unknown): string {
  */
 export const stepScoreRecords: RecordScorer = {
   parse(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return { error: { code: InvalidInputError.code, message: `expected a record object {"problem", "solution" | "steps"}, got ${describe(value)}` } };
-    }
-    const { problem, solution, steps } = value as Record<string, unknown>;
-    return { input: (steps !== undefined ? { problem, steps } : { problem, solution }) as ScoringInput };
+    const checked = checkScoringRecord(value);
+    return 'error' in checked ? { error: { code: InvalidInputError.code, message: checked.error } } : { input: checked.record };
   },
   async score(prm, inputs) {
     const evidence = await prm.stepScores(inputs, { onInvalid: 'report' });
