@@ -1,10 +1,11 @@
+import { tensorBytes, withoutDeferredBytes, type DeferredBytes } from './graph/deferred-bytes.js';
 import { DataLocation, type OnnxTypes } from './graph/onnx.js';
 
 export interface ExternalDataLayout {
   /** The model with the moved initializers pointing into the data file (the input is not changed). */
   proto: OnnxTypes.IModelProto;
-  /** The moved tensors' bytes and where each goes in the data file, in file order. */
-  chunks: { offset: number; bytes: Uint8Array }[];
+  /** The moved tensors' bytes (held, or computed as they are written) and where each goes in the data file, in file order. */
+  chunks: { offset: number; bytes: DeferredBytes }[];
   /** Size of the data file. */
   byteLength: number;
   /** Where each moved tensor went, by name: another graph with the same weights can point there too (`pointToExternalData`). */
@@ -25,7 +26,7 @@ export function layOutExternalData(proto: OnnxTypes.IModelProto, location: strin
   const placements: ExternalDataLayout['placements'] = new Map();
   let byteLength = 0;
   const initializer = (proto.graph?.initializer ?? []).map((tensor): OnnxTypes.ITensorProto => {
-    const raw = tensor.rawData;
+    const raw = tensorBytes(tensor);
     if (!raw || raw.byteLength < tensorThresholdBytes || tensor.dataLocation === DataLocation.EXTERNAL) return tensor;
     if (raw.byteLength >= ALIGN_THRESHOLD) byteLength = Math.ceil(byteLength / ALIGNMENT) * ALIGNMENT;
     chunks.push({ offset: byteLength, bytes: raw });
@@ -45,7 +46,7 @@ export function layOutExternalData(proto: OnnxTypes.IModelProto, location: strin
 export function pointToExternalData(proto: OnnxTypes.IModelProto, location: string, placements: ExternalDataLayout['placements']): OnnxTypes.IModelProto {
   const initializer = (proto.graph?.initializer ?? []).map((tensor): OnnxTypes.ITensorProto => {
     const placed = placements.get(tensor.name ?? '');
-    if (!placed || tensor.rawData?.byteLength !== placed.length) return tensor;
+    if (!placed || tensorBytes(tensor)?.byteLength !== placed.length) return tensor;
     return externalTensor(tensor, location, placed.offset, placed.length);
   });
   return { ...proto, graph: { ...proto.graph, initializer } };
@@ -53,7 +54,7 @@ export function pointToExternalData(proto: OnnxTypes.IModelProto, location: stri
 
 function externalTensor(tensor: OnnxTypes.ITensorProto, location: string, offset: number, length: number): OnnxTypes.ITensorProto {
   return {
-    ...tensor,
+    ...withoutDeferredBytes(tensor),
     rawData: null,
     dataLocation: DataLocation.EXTERNAL,
     externalData: [
@@ -66,5 +67,5 @@ function externalTensor(tensor: OnnxTypes.ITensorProto, location: string, offset
 
 /** Raw bytes held by the model's initializers: what decides whether weights go to external data. */
 export function initializerByteLength(proto: OnnxTypes.IModelProto): number {
-  return (proto.graph?.initializer ?? []).reduce((total, tensor) => total + (tensor.rawData?.byteLength ?? 0), 0);
+  return (proto.graph?.initializer ?? []).reduce((total, tensor) => total + (tensorBytes(tensor)?.byteLength ?? 0), 0);
 }

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { DeferredBytes } from './graph/deferred-bytes.js';
 import { MAX_WRITE_BYTES, writeChunks } from './write-chunks.js';
 
 const folders: string[] = [];
@@ -30,5 +31,34 @@ describe('writeChunks', () => {
       await writeChunks(path, [...chunks].reverse(), most);
       expect(Buffer.from(await readFile(path)).equals(Buffer.concat(parts)), `at most ${most} bytes a write`).toBe(true);
     }
+  });
+
+  it('computes a deferred chunk piece by piece, each piece at the offset after the last, and refuses one that gives other than it declared', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'reward-lens-chunks-'));
+    folders.push(folder);
+    const held: Uint8Array[] = [];
+    const pieces = [3, 10, 1, 6].map((length, part) => Uint8Array.from({ length }, (_, index) => (part * 53 + index * 11) % 256));
+    const deferred: DeferredBytes = {
+      byteLength: 20,
+      *pieces() {
+        for (const piece of pieces) {
+          held.push(piece);
+          yield piece;
+        }
+      },
+    };
+    const path = join(folder, 'deferred');
+    await writeChunks(
+      path,
+      [
+        { offset: 4, bytes: deferred },
+        { offset: 0, bytes: Uint8Array.of(1, 2, 3, 4) },
+      ],
+      4,
+    );
+    expect(Buffer.from(await readFile(path)).equals(Buffer.concat([Uint8Array.of(1, 2, 3, 4), ...pieces]))).toBe(true);
+    expect(held).toHaveLength(4);
+    const short: DeferredBytes = { byteLength: 21, pieces: () => pieces };
+    await expect(writeChunks(join(folder, 'short'), [{ offset: 0, bytes: short }])).rejects.toThrow(/gave 20 bytes, not the 21 it declared/);
   });
 });

@@ -1,7 +1,8 @@
 import type { DecoderConfig, QuantizedTensorV1 } from '@reward-lens/spec';
 import { dequantizeRows } from '@reward-lens/spec/internal';
 import type { GraphBuilder } from '../graph/graph-builder.js';
-import { matmulNBitsWeights, MICROSOFT_DOMAIN, NBITS_BLOCK, type NBitsWeights } from './matmul-nbits.js';
+import { deferredFloatRows, type DeferredBytes } from '../graph/deferred-bytes.js';
+import { matmulNBitsWeights, MICROSOFT_DOMAIN, NBITS_BLOCK } from './matmul-nbits.js';
 
 /** What every node-building function of the decoder graph needs. */
 export interface DecoderGraphContext {
@@ -12,35 +13,30 @@ export interface DecoderGraphContext {
   quantized: ReadonlyMap<string, QuantizedTensorV1>;
   /** Every tensor the model holds quantized (a loader's): those not written so are widened to float32. */
   held: ReadonlyMap<string, QuantizedTensorV1>;
-  /** What the graphs of one export share: repacked MatMulNBits weights, widened tensors. */
+  /** What the graphs of one export share: the projections quantized from float32. */
   shared: ExportShared;
 }
 
 /** Computed once per export, whichever of its graphs (standard, read-positions) asks first; dropped with the export. */
 export interface ExportShared {
   quantized?: Map<string, QuantizedTensorV1>;
-  repacked: Map<QuantizedTensorV1, NBitsWeights>;
-  widened: Map<string, Float32Array>;
 }
 
 export function newExportShared(): ExportShared {
-  return { repacked: new Map(), widened: new Map() };
+  return {};
 }
 
-/** A float32 tensor: the model's own, or a quantized one widened (a table read by Gather, which has no quantized form here). */
-export function requireTensor(context: DecoderGraphContext, name: string): Float32Array {
+/**
+ * A float32 tensor: the model's own (a view), or a quantized one widened (a table read by Gather,
+ * which has no quantized form here) as it is written, a block of rows at a time, so the export
+ * never holds the widened table whole.
+ */
+export function requireTensor(context: DecoderGraphContext, name: string): Float32Array | DeferredBytes {
   const tensor = context.tensors.get(name);
   if (tensor) return tensor;
   const held = context.held.get(name);
   if (!held) throw new Error(`tensor "${name}" is missing after validation`);
-  // Widened once (a tied LM head and the Gather read the same table).
-  let widened = context.shared.widened.get(name);
-  if (widened === undefined) {
-    widened = new Float32Array(held.rows * held.columns);
-    dequantizeRows(held, 0, held.rows, widened);
-    context.shared.widened.set(name, widened);
-  }
-  return widened;
+  return deferredFloatRows(held.rows, held.columns, (first, count, out) => dequantizeRows(held, first, count, out));
 }
 
 /**
@@ -99,7 +95,7 @@ function quantizedLinearNodes(
   output: string | undefined,
 ): string {
   const { builder } = context;
-  const { bits, data, scales, blocks } = matmulNBitsWeights(tensor, context.shared.repacked);
+  const { bits, data, scales, blocks } = matmulNBitsWeights(tensor);
   const weight = builder.uint8Initializer(`${weightName}.nbits`, [shape.outFeatures, blocks, (NBITS_BLOCK * bits) / 8], data);
   const scale = builder.floatInitializer(`${weightName}.scales`, [shape.outFeatures * blocks], scales);
   const attributes = { K: shape.inFeatures, N: shape.outFeatures, bits, block_size: NBITS_BLOCK, accuracy_level: 1 };

@@ -1,4 +1,5 @@
 import type { QuantizedTensorV1 } from '@reward-lens/spec';
+import { deferredFloatRows, type DeferredBytes } from '../graph/deferred-bytes.js';
 import { Q4_BLOCK } from '@reward-lens/spec';
 
 /** onnxruntime's contrib operators' domain, where `MatMulNBits` lives. */
@@ -15,49 +16,64 @@ export const NBITS_BLOCK = Q4_BLOCK;
  * `dequantizeRows` gives (`scale · q`): q8's per-row scale is repeated in each of its blocks, and
  * a row's last block is padded with zeros (the zero point).
  */
-/**
- * `repack`'s result, computed once per tensor within one export (`shared`: the standard and the
- * read-positions graph of a folder share the arrays, and so the external data). Kept only as long
- * as the export: a backend holding the model must not hold the repacked copy too.
- */
-export function matmulNBitsWeights(tensor: QuantizedTensorV1, shared: Map<QuantizedTensorV1, NBitsWeights>): NBitsWeights {
-  let weights = shared.get(tensor);
-  if (weights === undefined) {
-    weights = repack(tensor);
-    shared.set(tensor, weights);
-  }
-  return weights;
-}
-
+/** A weight in `MatMulNBits`'s layout, computed as it is written (`DeferredBytes`), never held beside the model's own. */
 export interface NBitsWeights {
   bits: 4 | 8;
-  data: Uint8Array;
-  scales: Float32Array;
+  data: DeferredBytes;
+  /** q4: the tensor's own scales (a view); q8: its per-row scale repeated per block, computed as written. */
+  scales: Float32Array | DeferredBytes;
   blocks: number;
 }
 
-function repack(tensor: QuantizedTensorV1): NBitsWeights {
+/** Rows repacked per piece: about 8 MiB of `MatMulNBits` data. */
+function rowsPerPiece(bytesPerRow: number): number {
+  return Math.max(1, Math.floor((8 << 20) / Math.max(1, bytesPerRow)));
+}
+
+export function matmulNBitsWeights(tensor: QuantizedTensorV1): NBitsWeights {
   const { format, rows, columns } = tensor;
   const blocks = Math.ceil(columns / NBITS_BLOCK);
-  const scales = new Float32Array(rows * blocks);
   if (format === 'q8') {
-    const data = new Uint8Array(rows * blocks * NBITS_BLOCK).fill(128);
     const values = tensor.data as Int8Array;
-    for (let row = 0; row < rows; row++) {
-      scales.fill(tensor.scales[row]!, row * blocks, (row + 1) * blocks);
-      const target = row * blocks * NBITS_BLOCK;
-      for (let column = 0; column < columns; column++) data[target + column] = values[row * columns + column]! + 128;
-    }
+    const rowBytes = blocks * NBITS_BLOCK;
+    const step = rowsPerPiece(rowBytes);
+    const data: DeferredBytes = {
+      byteLength: rows * rowBytes,
+      *pieces() {
+        for (let first = 0; first < rows; first += step) {
+          const count = Math.min(step, rows - first);
+          const piece = new Uint8Array(count * rowBytes).fill(128);
+          for (let row = 0; row < count; row++) {
+            const source = (first + row) * columns;
+            for (let column = 0; column < columns; column++) piece[row * rowBytes + column] = values[source + column]! + 128;
+          }
+          yield piece;
+        }
+      },
+    };
+    const scales = deferredFloatRows(rows, blocks, (first, count, out) => {
+      for (let row = 0; row < count; row++) out.fill(tensor.scales[first + row]!, row * blocks, (row + 1) * blocks);
+    });
     return { bits: 8, data, scales, blocks };
   }
   if (format !== 'q4') throw new Error(`MatMulNBits holds q8 and q4 weights, not ${format}`);
-  scales.set(tensor.scales);
   // spec's q4 holds weight j of a block in byte j's low nibble and j + 16 in its high one; MatMulNBits packs weights 2j and 2j + 1 in byte j.
   const packed = tensor.data as Uint8Array;
-  const data = new Uint8Array(rows * blocks * 16);
   const nibble = (block: number, weight: number) => (weight < 16 ? packed[block * 16 + weight]! & 15 : packed[block * 16 + weight - 16]! >> 4);
-  for (let block = 0; block < rows * blocks; block++) {
-    for (let j = 0; j < 16; j++) data[block * 16 + j] = nibble(block, 2 * j) | (nibble(block, 2 * j + 1) << 4);
-  }
-  return { bits: 4, data, scales, blocks };
+  const step = rowsPerPiece(blocks * 16) * blocks;
+  const total = rows * blocks;
+  const data: DeferredBytes = {
+    byteLength: total * 16,
+    *pieces() {
+      for (let first = 0; first < total; first += step) {
+        const count = Math.min(step, total - first);
+        const piece = new Uint8Array(count * 16);
+        for (let block = 0; block < count; block++) {
+          for (let j = 0; j < 16; j++) piece[block * 16 + j] = nibble(first + block, 2 * j) | (nibble(first + block, 2 * j + 1) << 4);
+        }
+        yield piece;
+      }
+    },
+  };
+  return { bits: 4, data, scales: tensor.scales.subarray(0, total), blocks };
 }

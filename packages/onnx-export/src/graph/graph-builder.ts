@@ -1,3 +1,4 @@
+import { deferredTensor, type DeferredBytes } from './deferred-bytes.js';
 import { AttributeType, DataType, type OnnxTypes } from './onnx.js';
 
 /** An attribute value: integers become INT/INTS, `{ float }` a FLOAT. */
@@ -60,13 +61,13 @@ export class GraphBuilder {
     return outputs;
   }
 
-  /** A float32 initializer; `data` is referenced, not copied, until the model is encoded. */
-  floatInitializer(name: string, dims: readonly number[], data: Float32Array): string {
-    return this.initializer(name, DataType.FLOAT, dims, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  /** A float32 initializer; `data` is referenced, not copied, until the model is encoded (or computed then, when deferred). */
+  floatInitializer(name: string, dims: readonly number[], data: Float32Array | DeferredBytes): string {
+    return this.initializer(name, DataType.FLOAT, dims, data instanceof Float32Array ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data);
   }
 
-  /** A uint8 initializer (a quantized weight's integers); `data` is referenced, not copied, until the model is encoded. */
-  uint8Initializer(name: string, dims: readonly number[], data: Uint8Array): string {
+  /** A uint8 initializer (a quantized weight's integers); `data` is referenced, not copied, until the model is encoded (or computed then). */
+  uint8Initializer(name: string, dims: readonly number[], data: Uint8Array | DeferredBytes): string {
     return this.initializer(name, DataType.UINT8, dims, data);
   }
 
@@ -74,7 +75,7 @@ export class GraphBuilder {
    * A weight that several parts of the graph read (the final norm and a head, applied at every
    * position and at the read positions): stored once, `data` computed only the first time.
    */
-  sharedFloatInitializer(name: string, dims: readonly number[], data: () => Float32Array): string {
+  sharedFloatInitializer(name: string, dims: readonly number[], data: () => Float32Array | DeferredBytes): string {
     const known = this.#shared.get(name);
     if (known !== undefined) {
       if (known.join('x') !== dims.join('x')) throw new Error(`weight "${name}" is used as [${known.join(', ')}] and as [${dims.join(', ')}]`);
@@ -109,9 +110,10 @@ export class GraphBuilder {
     return { name, node: this.nodes, initializer: this.initializers, input: this.inputs, output: this.outputs };
   }
 
-  private initializer(name: string, dataType: number, dims: readonly number[], rawData: Uint8Array): string {
+  private initializer(name: string, dataType: number, dims: readonly number[], data: Uint8Array | DeferredBytes): string {
     this.claim(name);
-    this.initializers.push({ name, dataType, dims: [...dims], rawData });
+    const tensor = { name, dataType, dims: [...dims] };
+    this.initializers.push(data instanceof Uint8Array ? { ...tensor, rawData: data } : deferredTensor(tensor, data));
     return name;
   }
 

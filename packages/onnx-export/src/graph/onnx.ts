@@ -1,5 +1,6 @@
 import protobuf from 'protobufjs/light.js';
 import type { onnx as OnnxTypes } from 'onnx-proto';
+import { materializeTensor } from './deferred-bytes.js';
 import { onnxSchema } from './onnx-schema.js';
 
 /*
@@ -65,7 +66,8 @@ const encode = (type: protobuf.Type, message: object): Uint8Array => type.encode
 export function encodeModelProto(model: OnnxTypes.IModelProto): Uint8Array {
   const initializers = model.graph?.initializer ?? [];
   if (initializers.length === 0) return encode(modelType, model);
-  const tensors = initializers.map((tensor) => encode(tensorType, tensor));
+  // A deferred tensor's bytes are computed here, one tensor at a time, and dropped once encoded.
+  const tensors = initializers.map((tensor) => encode(tensorType, materializeTensor(tensor)));
   const [graphBefore, graphAfter] = splitAt(graphType, model.graph!, 'initializer').map((part) => encode(graphType, part)) as [Uint8Array, Uint8Array];
   const [modelBefore, modelAfter] = splitAt(modelType, model, 'graph').map((part) => encode(modelType, part)) as [Uint8Array, Uint8Array];
   const tensorBytes = tensors.reduce((sum, tensor) => sum + 1 + varintLength(tensor.length) + tensor.length, 0);
