@@ -79,7 +79,8 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
   if (factory.exportToFiles && decoderWeightBytes(source.model) > (factory.inMemoryLimitBytes ?? defaultInMemoryLimitBytes)) {
     const files = await (await factory.exportToFiles())(source.model, exportOptions);
     try {
-      const note = `exported to ONNX with external data in a temporary folder (removed once loaded: the weights are over protobuf's 2 GiB) from decoder weights${reduced}`;
+      // At 7B (q4): 123 s and 8.8 GB to load this way, 7 s and 4.4 GB from a folder exported once.
+      const note = `exported to ONNX with external data in a temporary folder (removed once loaded: the weights are over protobuf's 2 GiB) from decoder weights${reduced}; a folder exported once (reward-lens export onnx${dtype === 'fp32' ? '' : ` --dtype ${dtype}`}) loads faster, in less memory`;
       return await factory.create(files.graph, { ...common, sourceNote: note });
     } finally {
       await files.remove();
