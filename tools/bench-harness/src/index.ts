@@ -6,3 +6,4 @@ export { formatRatio, median, seconds, secondsAsync, sideBySide, type SideBySide
 export { debianPython, ensureTorch, torchEnvironment } from './torch.js';
 export { sampleRss, type RssSampler } from './rss-sampler.js';
 export { benchTokens, probeRealSize } from './real-size-probe.js';
+export { qwen05bConfig } from './qwen-05b-config.js';

@@ -12,7 +12,7 @@ import { createOnnxNodeBackend } from '@reward-lens/backend-onnx-node';
 import { createTinyBackendAsync } from '@reward-lens/backend-tiny';
 import { describeMachine, median, secondsAsync } from '@reward-lens/bench-harness';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
-import { qwen05bConfig } from './qwen-05b-config.js';
+import { qwen05bConfig } from '@reward-lens/bench-harness';
 import { type BackendV1, createRandomDecoder, type ForwardRequestV1 } from '@reward-lens/spec';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '4' }, rounds: { type: 'string', default: '2' } } });

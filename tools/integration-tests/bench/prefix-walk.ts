@@ -17,7 +17,7 @@ import { ProcessRM, qwen25MathPrmRecipe } from '@reward-lens/core';
 import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { type BackendV1, createRandomDecoder } from '@reward-lens/spec';
 import { qwenTokenizer } from '../src/real-tokenizers.js';
-import { qwen05bConfig } from './qwen-05b-config.js';
+import { qwen05bConfig } from '@reward-lens/bench-harness';
 
 const { values } = parseArgs({
   options: { threads: { type: 'string', default: '2' }, rounds: { type: 'string', default: '3' }, small: { type: 'boolean', default: false } },

@@ -1,5 +1,4 @@
-import { qwen25MathPrmRecipe } from '@reward-lens/core';
-import { type DecoderConfig, defineDecoderConfig } from '@reward-lens/spec';
+import { type DecoderConfig, defineDecoderConfig, qwen25MathPrmRecipe } from '@reward-lens/core';
 
 /** Qwen2-0.5B's shape (494.8M parameters) with Qwen2.5-Math-PRM's head; `small`: a 4-layer, 256-wide stand-in for a quick run. */
 export function qwen05bConfig(small = false): DecoderConfig {
