@@ -23,7 +23,8 @@ registerBackend(onnxNodeBackendRegistration);
 await probeRealSize('classifier', async ({ folder, dtype, threads }) => {
   // A folder `reward-lens export onnx --dtype <dtype>` wrote: its read-positions graph, as fromPretrained picks it.
   const graph = join(folder, 'onnx', onnxReadPositionsFileName(dtype));
-  if (existsSync(graph)) return (await resolveBackend('onnx-node', { kind: 'onnx', path: graph, weightDtype: dtype, description: graph }, { dtype, threads })).backend;
+  if (existsSync(graph))
+    return (await resolveBackend('onnx-node', { kind: 'onnx', path: graph, weightDtype: dtype, description: graph }, { dtype, threads })).backend;
   const loaded = await loadDecoderFolder(folder, { heads: resolveRecipe('qwen2.5-math-prm').heads, dtype });
   return (await resolveBackend('onnx-node', { kind: 'decoder', model: loaded.model, description: folder }, { dtype, threads })).backend;
 });
