@@ -5,6 +5,8 @@ import { InferenceSession } from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { decodeModelProto } from './graph/onnx.js';
 import { headOutputNames } from './onnx-names.js';
+import { buildDecoderModelProto } from './export-decoder-to-onnx.js';
+import { tensorBytes } from './graph/deferred-bytes.js';
 import { exportDecoderToOnnx } from './index.js';
 import { runGraph, testSessionOptions } from '../test/support/run-graph.js';
 import { oracleReads } from '../test/support/oracle-reads.js';
@@ -84,5 +86,39 @@ describe('graphs with q8 and q4 weights (MatMulNBits)', () => {
     expect(() => exportDecoderToOnnx({ config, tensors, quantized: half }, { withPast: false, dtype: 'q8' })).toThrow(
       /is held as fp16; the export writes float32, q8 and q4 weights/,
     );
+  });
+
+  it("builds a loaded q4 model's graph holding nothing beside the model: each initializer views the model's arrays, defers its bytes, or is a constant (the rotary tables)", () => {
+    const { config } = exportTestConfigs[1]!;
+    const model = createRandomDecoder({ seed: 23, config });
+    const plan = quantizationPlan(config, 'q4').tensors;
+    const quantized = new Map([...plan].map(([name, { format, rows, columns }]) => [name, quantizeTensor(model.tensors.get(name)!, format, rows, columns)]));
+    const loaded: DecoderModel = { config, tensors: new Map([...model.tensors].filter(([name]) => !plan.has(name))), quantized };
+    const buffers = new Set<ArrayBufferLike>(
+      [...loaded.tensors.values(), ...[...quantized.values()].flatMap((tensor) => [tensor.data, tensor.scales])].map((array) => array.buffer),
+    );
+    const proto = buildDecoderModelProto(loaded, { withPast: true, readPositions: true, dtype: 'q4' });
+    const deferred: string[] = [];
+    for (const tensor of proto.graph!.initializer!) {
+      const raw = tensor.rawData;
+      if (raw === null || raw === undefined) {
+        deferred.push(tensor.name!);
+        expect(tensorBytes(tensor)?.byteLength, tensor.name!).toBeGreaterThan(0);
+        // The rotary tables are computed (positions × head size), not weights: the only arrays of their own.
+      } else if (!buffers.has(raw.buffer) && !tensor.name!.startsWith('rotary_')) expect(raw.byteLength, `${tensor.name} is a copy`).toBeLessThan(1024);
+    }
+    // Every projection's MatMulNBits integers, a q8 one's scales (its row's scale repeated per block; the
+    // plan keeps q8 where a row is not whole blocks of 32), and the embedding table Gather reads widened.
+    const q8Scales = [...quantized]
+      .filter(([name, tensor]) => tensor.format === 'q8' && name !== 'model.embed_tokens.weight')
+      .map(([name]) => `${name}.scales`);
+    expect(deferred.sort()).toEqual(
+      [
+        ...[...plan.keys()].filter((name) => name !== 'model.embed_tokens.weight').map((name) => `${name}.nbits`),
+        ...q8Scales,
+        'model.embed_tokens.weight',
+      ].sort(),
+    );
+    expect(deferred.filter((name) => name.endsWith('.nbits'))).toHaveLength(7 * config.numLayers);
   });
 });
