@@ -8,14 +8,6 @@ export const MICROSOFT_DOMAIN = 'com.microsoft';
 /** Weights per `MatMulNBits` block: spec's q4 block, and the one q8's per-row scale is repeated over. */
 export const NBITS_BLOCK = Q4_BLOCK;
 
-/**
- * A q8 or q4 `[N, K]` weight in `MatMulNBits`'s layout (onnxruntime's block-quantized MatMul,
- * `bits` 8 or 4, `block_size` 32, no zero points: the defaults 128 and 8): `B` uint8
- * `[N, ceil(K / 32), 32 · bits / 8]` with consecutive weights packed low nibble first, `scales`
- * float `[N · ceil(K / 32)]`. Every weight dequantizes to exactly the float32 spec's
- * `dequantizeRows` gives (`scale · q`): q8's per-row scale is repeated in each of its blocks, and
- * a row's last block is padded with zeros (the zero point).
- */
 /** A weight in `MatMulNBits`'s layout, computed as it is written (`DeferredBytes`), never held beside the model's own. */
 export interface NBitsWeights {
   bits: 4 | 8;
@@ -30,6 +22,17 @@ function rowsPerPiece(bytesPerRow: number): number {
   return Math.max(1, Math.floor((8 << 20) / Math.max(1, bytesPerRow)));
 }
 
+/**
+ * A q8 or q4 `[N, K]` weight in `MatMulNBits`'s layout (onnxruntime's block-quantized MatMul,
+ * `bits` 8 or 4, `block_size` 32, no zero points: the defaults 128 and 8): `B` uint8
+ * `[N, ceil(K / 32), 32 · bits / 8]` with consecutive weights packed low nibble first, `scales`
+ * float `[N · ceil(K / 32)]`. Every weight dequantizes to exactly the float32 spec's
+ * `dequantizeRows` gives (`scale · q`): q8's per-row scale is repeated in each of its blocks, and
+ * a row's last block is padded with zeros (the zero point).
+ *
+ * The integers are repacked a piece of rows at a time as they are written (about 8 MiB), so an
+ * export holds no second copy of the weights.
+ */
 export function matmulNBitsWeights(tensor: QuantizedTensorV1): NBitsWeights {
   const { format, rows, columns } = tensor;
   const blocks = Math.ceil(columns / NBITS_BLOCK);
