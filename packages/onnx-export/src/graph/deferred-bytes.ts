@@ -1,4 +1,4 @@
-import type { OnnxTypes } from './onnx.js';
+import type { onnx as OnnxTypes } from 'onnx-proto';
 
 /**
  * An initializer's bytes computed when they are written, piece by piece, instead of held: a
