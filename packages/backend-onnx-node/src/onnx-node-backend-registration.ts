@@ -21,4 +21,6 @@ export const onnxNodeBackendRegistration: BackendRegistration = ortBackendRegist
   exporter: async () => (await import('@reward-lens/onnx-export')).exportDecoderToOnnx,
   // Weights over protobuf's 2 GiB go through a temporary folder with external data, which onnxruntime-node reads from disk.
   exportToFiles: async () => (await import('@reward-lens/onnx-export/node')).writeTemporaryOnnxGraph,
+  // A weights folder named with `backend: 'onnx-node'` is read and exported by a thread that then ends, so this process holds the weights only in onnxruntime.
+  exportFolderToFiles: async () => (await import('@reward-lens/onnx-export/node')).exportFolderInWorker,
 });

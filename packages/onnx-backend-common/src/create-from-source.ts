@@ -1,14 +1,16 @@
 import {
+  isDecoderFolderSource,
   isDecoderSource,
   isOnnxSource,
   unsupportedSourceReason,
   type BackendCreateOptions,
   type BackendV1,
+  type DecoderFolderSource,
   type DecoderModel,
   type ModelSource,
   type WeightDtypeV1,
 } from '@reward-lens/spec';
-import type { OnnxBackendOptions } from './create-ort-backend.js';
+import type { ExportedHead, OnnxBackendOptions } from './create-ort-backend.js';
 import { inMemoryGraphOptions } from './in-memory-graph.js';
 
 /** The weight dtypes an ONNX backend holds: a graph of them, or decoder weights exported so (MatMulNBits). */
@@ -28,6 +30,12 @@ export interface ExportedGraphFiles {
   remove(): Promise<void>;
 }
 
+/** A weights folder exported to files by a thread that has ended: the graph, and what the backend needs of the weights. */
+export interface ExportedFolderFiles extends ExportedGraphFiles, ExportedHead {
+  /** The loader's notes. */
+  notes: string[];
+}
+
 /** What a registration hands `createOrtBackendFromSource`: its name, its factory, and the exporter (imported only when weights are exported). */
 export interface OrtSourceFactory<Options extends OnnxBackendOptions> {
   name: string;
@@ -38,6 +46,11 @@ export interface OrtSourceFactory<Options extends OnnxBackendOptions> {
    * written with external data to a temporary folder, loaded from there, and the folder removed.
    */
   exportToFiles?(): Promise<(model: DecoderModel, options: DecoderExportOptions) => Promise<ExportedGraphFiles>>;
+  /**
+   * Where the runtime reads files (Node): a weights folder on disk (`DecoderFolderSource`) read
+   * and exported in a worker thread, so this process holds the weights only as the runtime loads them.
+   */
+  exportFolderToFiles?(): Promise<(source: DecoderFolderSource, options: DecoderExportOptions) => Promise<ExportedFolderFiles>>;
   /** Weight bytes above which `exportToFiles` is used. Default 1.75 GiB (below protobuf's 2 GiB, with room for the graph). */
   inMemoryLimitBytes?: number;
 }
@@ -71,7 +84,8 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
     const graphSettings = held === 'fp32' ? settings : { ...settings, weightDtype: held };
     return source.bytes ? factory.create(source.bytes, inMemoryGraphOptions(source, graphSettings)) : factory.create(source.path, graphSettings);
   }
-  if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason(name, source, ['onnx', 'decoder']));
+  if (isDecoderFolderSource(source) && factory.exportFolderToFiles) return createFromFolder(factory, factory.exportFolderToFiles, source, options, settings);
+  if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason(name, source, ortSourceKinds(factory)));
   const dtype = exportDtype(name, options.dtype, source.model);
   const exportOptions: DecoderExportOptions = { withPast: true, hiddenStates: true, readPositions: true, dtype };
   const reduced = dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`;
@@ -88,6 +102,38 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
   }
   const graph = (await factory.exporter())(source.model, exportOptions);
   return factory.create(graph, { ...common, sourceNote: `exported to ONNX in memory from decoder weights${reduced}` });
+}
+
+/** The source kinds a factory runs: graphs and decoder weights, and weights folders where it can export them in a thread. */
+export function ortSourceKinds(factory: Pick<OrtSourceFactory<OnnxBackendOptions>, 'exportFolderToFiles'>): string[] {
+  return factory.exportFolderToFiles ? ['onnx', 'decoder', 'decoder-folder'] : ['onnx', 'decoder'];
+}
+
+/** A weights folder read and exported to a temporary graph in a thread, then loaded from disk and the files removed. */
+async function createFromFolder<Options extends OnnxBackendOptions>(
+  factory: OrtSourceFactory<Options>,
+  exportFolderToFiles: NonNullable<OrtSourceFactory<Options>['exportFolderToFiles']>,
+  source: DecoderFolderSource,
+  options: BackendCreateOptions,
+  settings: Options,
+): Promise<BackendV1> {
+  const asked = options.dtype ?? source.dtype;
+  if (asked !== undefined && !ortBackendDtypes.includes(asked)) throw new Error(`${factory.name} holds ${ortBackendDtypes.join(', ')} weights, not ${asked}`);
+  const dtype = (asked ?? 'fp32') as DecoderExportOptions['dtype'];
+  const files = await (await exportFolderToFiles())(source, { withPast: true, hiddenStates: true, readPositions: true, dtype });
+  try {
+    const reduced = dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`;
+    const note = `exported to ONNX with external data in a temporary folder (removed once loaded) by a thread that read ${source.description}${reduced} and ended; a folder exported once (reward-lens export onnx${dtype === 'fp32' ? '' : ` --dtype ${dtype}`}) loads faster`;
+    return await factory.create(files.graph, {
+      ...settings,
+      exportedHead: { config: files.config, headTensors: files.headTensors },
+      ...(dtype === 'fp32' ? {} : { weightDtype: dtype }),
+      ...(files.notes.length > 0 ? { notes: [...(settings.notes ?? []), ...files.notes] } : {}),
+      sourceNote: note,
+    });
+  } finally {
+    await files.remove();
+  }
 }
 
 /** The dtype an in-memory export writes: the one asked for, else that of the tensors a loader quantized. */

@@ -26,11 +26,18 @@ export interface OnnxBackendOptions {
    */
   decoder?: DecoderModel;
   /**
+   * In place of `decoder`, where the weights were read elsewhere (a worker thread that exported
+   * them and ended): their config and the heads' tensors, as `FolderGraph` from onnx-export gives them.
+   */
+  exportedHead?: ExportedHead;
+  /**
    * Move each row's tokens to this side before the run. Default: run the batch as the request pads
    * it; graphs from `@reward-lens/onnx-export` are exact either way. Some third-party exports
    * derive positions from the mask and need left padding.
    */
   padding?: 'left' | 'right';
+  /** Added to `info.notes`: what the user should know of how the weights were read (a loader's notes). */
+  notes?: readonly string[];
   /** Appended to `info.description`: where the graph came from (the registrations note in-memory exports). */
   sourceNote?: string;
   /**
@@ -62,6 +69,12 @@ export interface OrtBackendSettings<SessionOptions extends object = object> exte
   threadNote?: string;
 }
 
+/** What a backend needs of weights read elsewhere: their config and the heads' tensors (see `readoutWeightsOf`). */
+export interface ExportedHead {
+  config: DecoderModel['config'];
+  headTensors: ReadonlyMap<string, Float32Array>;
+}
+
 const IN_MEMORY = '<in-memory ONNX model>';
 
 /**
@@ -82,7 +95,9 @@ export async function createOrtBackend<SessionOptions extends object>(
 ): Promise<BackendV1> {
   const file = settings.file ?? (typeof model === 'string' ? model : IN_MEMORY);
   if (settings.decoder) validateDecoderModel(settings.decoder, 'options.decoder', { quantized: true });
-  const config = mergeConfigs(mergeConfigs(settings.configFromFile ?? {}, settings.decoder?.config), settings.config);
+  const weights =
+    settings.decoder ?? (settings.exportedHead ? { config: settings.exportedHead.config, tensors: settings.exportedHead.headTensors } : undefined);
+  const config = mergeConfigs(mergeConfigs(settings.configFromFile ?? {}, weights?.config), settings.config);
 
   let session: OrtSession;
   try {
@@ -100,7 +115,7 @@ export async function createOrtBackend<SessionOptions extends object>(
     if (settings.threadNote) resolved.info.description += ` ${settings.threadNote}`;
     for (const note of [settings.sourceNote, settings.runtimeNote]) if (note) resolved.info.description += `, ${note}`;
     const kvShape = layout.pastLayers > 0 ? kvShapeOf(layout, config, file) : undefined;
-    const readout = settings.decoder ? readoutWeightsOf(settings.decoder) : undefined;
+    const readout = weights ? readoutWeightsOf(weights) : undefined;
     const readoutCoversHeads = readout !== undefined && [...resolved.heads.values()].every((head) => readout.heads.get(head.name)?.width === head.width);
     const capabilities = capabilitiesOf(layout, resolved, readoutCoversHeads);
     const attentionHeads =
@@ -119,17 +134,14 @@ export async function createOrtBackend<SessionOptions extends object>(
       maxRunBytes,
     };
     const dtype = settings.weightDtype ?? 'fp32';
-    const info =
-      dtype === 'fp32'
-        ? resolved.info
-        : {
-            ...resolved.info,
-            weightDtype: dtype,
-            notes: [
-              ...(resolved.info.notes ?? []),
-              `backend "${settings.name}" runs a graph with ${dtype} projection weights (onnxruntime's MatMulNBits): scores differ from the fp32 model's`,
-            ],
-          };
+    const notes = [
+      ...(resolved.info.notes ?? []),
+      ...(settings.notes ?? []),
+      ...(dtype === 'fp32'
+        ? []
+        : [`backend "${settings.name}" runs a graph with ${dtype} projection weights (onnxruntime's MatMulNBits): scores differ from the fp32 model's`]),
+    ];
+    const info = { ...resolved.info, ...(dtype === 'fp32' ? {} : { weightDtype: dtype }), ...(notes.length > 0 ? { notes } : {}) };
     return new OrtBackend(settings.name, state, info, capabilities, layout.hasPresent);
   } catch (error) {
     await session.release();

@@ -14,7 +14,7 @@ export interface ReadoutWeights {
  * The readout of the decoder a graph was exported from (validated by the caller): each head's
  * description (`describeHead`: final norm, hidden layers, output projection) with its tensors.
  */
-export function readoutWeightsOf(model: DecoderModel): ReadoutWeights {
+export function readoutWeightsOf(model: { config: DecoderModel['config']; tensors: ReadonlyMap<string, Float32Array> }): ReadoutWeights {
   const { config, tensors } = model;
   const tensor = (name: string) => {
     const found = tensors.get(name);

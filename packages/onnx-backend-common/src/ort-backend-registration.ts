@@ -1,6 +1,6 @@
-import { isDecoderSource, isOnnxSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
+import { isDecoderFolderSource, isDecoderSource, isOnnxSource, unsupportedSourceReason, type BackendRegistration } from '@reward-lens/spec';
 import type { OnnxBackendOptions } from './create-ort-backend.js';
-import { createOrtBackendFromSource, ortBackendDtypes, type OrtSourceFactory } from './create-from-source.js';
+import { createOrtBackendFromSource, ortBackendDtypes, ortSourceKinds, type OrtSourceFactory } from './create-from-source.js';
 
 /** What an ONNX runtime package says about its registration: the factory, its priority, and which of its options `threads` sets. */
 export interface OrtRegistrationSpec<Options extends OnnxBackendOptions> extends OrtSourceFactory<Options> {
@@ -17,13 +17,15 @@ export interface OrtRegistrationSpec<Options extends OnnxBackendOptions> extends
  */
 export function ortBackendRegistration<Options extends OnnxBackendOptions>(spec: OrtRegistrationSpec<Options>): BackendRegistration {
   const { name, priority, threadsOption } = spec;
+  const sourceKinds = ortSourceKinds(spec);
   return {
     name,
     priority,
-    sourceKinds: ['onnx', 'decoder'],
+    sourceKinds,
     dtypes: ortBackendDtypes,
     unavailableReason(source) {
-      return isOnnxSource(source) || isDecoderSource(source) ? null : unsupportedSourceReason(name, source, ['onnx', 'decoder']);
+      const runs = isOnnxSource(source) || isDecoderSource(source) || (isDecoderFolderSource(source) && sourceKinds.includes('decoder-folder'));
+      return runs ? null : unsupportedSourceReason(name, source, sourceKinds);
     },
     async create(source, options) {
       const own = (options.settings?.[name] ?? {}) as Options;

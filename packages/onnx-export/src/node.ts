@@ -11,3 +11,4 @@ export {
 } from './write-onnx-model-folder.js';
 export { exportModelFolder, type ExportModelFolderOptions, type ExportModelFolderResult } from './export-model-folder.js';
 export { writeTemporaryOnnxGraph, type TemporaryOnnxGraph } from './temporary-graph.js';
+export { exportFolderInWorker, type FolderGraph } from './export-folder-in-worker.js';

@@ -13,32 +13,43 @@ export interface TemporaryOnnxGraph {
   remove(): Promise<void>;
 }
 
+/** A new temporary folder for a graph, and how to remove it. */
+export async function temporaryGraphFolder(): Promise<{ folder: string; remove(): Promise<void> }> {
+  const folder = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-'));
+  return { folder, remove: () => rm(folder, { recursive: true, force: true }) };
+}
+
 /**
- * Writes `model` as ONNX to a new temporary folder, every weight in external data (so any size
- * fits, where one protobuf message stops at 2 GiB), streamed tensor by tensor. For a runtime that
- * loads files: load `graph`, then `remove()` the folder (onnxruntime holds the weights by then).
+ * Writes `model` as ONNX into `folder`, every weight in external data (so any size fits, where one
+ * protobuf message stops at 2 GiB), streamed tensor by tensor; returns the path of the graph to load.
+ */
+export async function writeGraphForSession(folder: string, model: DecoderModel, options: OnnxExportOptions): Promise<string> {
+  const { readPositions, ...graphOptions } = options;
+  await writeOnnxModelFolder(folder, {
+    model,
+    onnx: graphOptions,
+    layout: 'flat',
+    externalDataThresholdBytes: 0,
+    readPositionsGraph: readPositions === true,
+  });
+  const dtype = options.dtype ?? 'fp32';
+  return join(folder, readPositions === true ? onnxReadPositionsFileName(dtype) : onnxGraphFileName(dtype));
+}
+
+/**
+ * Writes `model` as ONNX to a new temporary folder (see `writeGraphForSession`). For a runtime
+ * that loads files: load `graph`, then `remove()` the folder (onnxruntime holds the weights by then).
  *
  * @example
  * const files = await writeTemporaryOnnxGraph(model, { withPast: true, readPositions: true, dtype: 'q4' });
  * try { session = await InferenceSession.create(files.graph); } finally { await files.remove(); }
  */
 export async function writeTemporaryOnnxGraph(model: DecoderModel, options: OnnxExportOptions): Promise<TemporaryOnnxGraph> {
-  const folder = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-'));
-  const remove = () => rm(folder, { recursive: true, force: true });
+  const { folder, remove } = await temporaryGraphFolder();
   try {
-    const { readPositions, ...graphOptions } = options;
-    await writeOnnxModelFolder(folder, {
-      model,
-      onnx: graphOptions,
-      layout: 'flat',
-      externalDataThresholdBytes: 0,
-      readPositionsGraph: readPositions === true,
-    });
+    return { graph: await writeGraphForSession(folder, model, options), remove };
   } catch (error) {
     await remove();
     throw error;
   }
-  const dtype = options.dtype ?? 'fp32';
-  const graph = options.readPositions === true ? onnxReadPositionsFileName(dtype) : onnxGraphFileName(dtype);
-  return { graph: join(folder, graph), remove };
 }

@@ -23,11 +23,13 @@ export {
   type BackendRegistration,
   type ResolvedBackend,
 } from './backend/registry.js';
-export { readsWeightsOverGraph, takesWeightArena } from './backend/folder-source-choice.js';
+export { readsDecoderFolders, readsWeightsOverGraph, takesWeightArena } from './backend/folder-source-choice.js';
 export {
+  isDecoderFolderSource,
   isDecoderSource,
   isOnnxSource,
   unsupportedSourceReason,
+  type DecoderFolderSource,
   type DecoderModelSource,
   type ModelSource,
   type ModelSourceBase,

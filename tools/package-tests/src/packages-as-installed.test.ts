@@ -321,6 +321,19 @@ describe('the reward-lens binary, with every backend installed', () => {
     expect(record.predictedErrorStep).toBe(2);
   });
 
+  it('--backend onnx-node reads the default PRM\'s safetensors in its export thread (the built worker file) and scores as tiny does', async () => {
+    const scored = async (backend: string) => {
+      const { stdout } = await runChecked(binary(), ['score', '--file', example(), '--backend', backend, '--dtype', 'q8', '--json'], { cwd: fullProject });
+      return JSON.parse(stdout) as { stepScores: number[]; notes: string[] };
+    };
+    const [onnx, tiny] = [await scored('onnx-node'), await scored('tiny')];
+    expect(onnx.stepScores).toHaveLength(4);
+    // Both at q8 (MatMulNBits against tiny's int8 kernels): within a hundredth, the slip at step 3 found by both.
+    onnx.stepScores.forEach((score, index) => expect(Math.abs(score - tiny.stepScores[index]!)).toBeLessThan(0.01));
+    expect(onnx.stepScores[2]).toBeLessThan(0.5);
+    expect(onnx.notes.join('\n')).toContain('backend "onnx-node" runs a graph with q8 projection weights');
+  });
+
   it('shows the capabilities (caps)', async () => {
     const { stdout } = await runChecked(binary(), ['caps', '--json'], { cwd: fullProject });
     const report = JSON.parse(stdout) as { capabilities: string; backend: string; registeredBackends: { name: string }[] };

@@ -1,4 +1,4 @@
-import { readsWeightsOverGraph, resolveBackend, type ResolvedBackend, ModelLoadError, type WeightDtypeV1 } from '@reward-lens/spec';
+import { readsDecoderFolders, readsWeightsOverGraph, resolveBackend, type ResolvedBackend, ModelLoadError, type WeightDtypeV1 } from '@reward-lens/spec';
 import { backendCreateOptions, checkDtype, checkThreads } from '@reward-lens/spec/internal';
 
 import { readJsonFile, requireEntry, type LoadProgress, type ModelFiles } from '@reward-lens/loaders';
@@ -98,6 +98,7 @@ export async function loadPretrainedFiles(files: ModelFiles, options: Pretrained
   };
   const contents = await readPretrainedFiles(files, recipe.heads, loading, {
     preferWeights: readsWeightsOverGraph(backend),
+    readsFolder: readsDecoderFolders(backend),
     backend,
     ...(options.dtype ? { dtype: options.dtype } : {}),
   });

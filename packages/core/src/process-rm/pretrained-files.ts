@@ -1,4 +1,12 @@
-import { type ModelSource, type OnnxModelSource, ModelLoadError, type HeadSpec, takesWeightArena, type WeightDtypeV1 } from '@reward-lens/spec';
+import {
+  type DecoderFolderSource,
+  type ModelSource,
+  type OnnxModelSource,
+  ModelLoadError,
+  type HeadSpec,
+  takesWeightArena,
+  type WeightDtypeV1,
+} from '@reward-lens/spec';
 import { createWeightArena } from '@reward-lens/spec/internal';
 
 import {
@@ -44,6 +52,11 @@ export interface FolderChoice {
    * graph (a graph cannot be reduced at load).
    */
   dtype?: WeightDtypeV1;
+  /**
+   * The named backend reads weights folders itself (`readsDecoderFolders`): a folder on disk
+   * holding weights and no graph is handed over unread, so that this process never holds them.
+   */
+  readsFolder?: boolean;
 }
 
 const weightFiles = ['model.safetensors', 'model.safetensors.index.json'];
@@ -102,6 +115,33 @@ export async function readPretrainedFiles(
           : []),
         ...detectorNotes,
       ],
+    };
+  }
+  const folder = choice.readsFolder === true && hasWeights ? files.localPath?.('.') : undefined;
+  if (folder !== undefined) {
+    const config = await readJsonFile(files, requireEntry(files, 'config.json', entries));
+    const { tokenizerJson, tokenizerConfig } = await readTokenizerFiles(files, entries);
+    const source: DecoderFolderSource = {
+      kind: 'decoder-folder',
+      folder,
+      heads,
+      description: `the weights in ${files.location}`,
+      ...(choice.dtype ? { dtype: choice.dtype } : {}),
+      ...(options.slidingWindow ? { slidingWindow: options.slidingWindow } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const floatNote =
+      floatGraph === undefined
+        ? []
+        : [`dtype ${choice.dtype} is made from the safetensors weights: they are read, not the float32 graph ${files.describe(floatGraph)}`];
+    return {
+      source,
+      tokenizerJson,
+      tokenizerConfig,
+      vocabSize: Number((config as { vocab_size?: unknown }).vocab_size),
+      ...detectorFields,
+      notes: [...floatNote, ...detectorNotes],
     };
   }
   // Read into a weight arena (where the platform has one) when the backend they go to takes it:

@@ -1,7 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRandomDecoder, defineDecoderConfig, isDecoderSource, type ModelSource, registerBackend, tinyDecoderConfig } from '@reward-lens/spec';
+import {
+  createRandomDecoder,
+  defineDecoderConfig,
+  isDecoderFolderSource,
+  isDecoderSource,
+  type ModelSource,
+  registerBackend,
+  tinyDecoderConfig,
+} from '@reward-lens/spec';
 import { arenaPlacement } from '@reward-lens/spec/internal';
 import type { LoadProgress } from '@reward-lens/loaders';
 import { writeDecoderFolder } from '@reward-lens/loaders/node';
@@ -55,6 +63,37 @@ describe('ProcessRM.fromPretrained loading', () => {
     const plain = await ProcessRM.fromPretrained(folder, { backend: 'oracle-for-loading' });
     expect(memoriesOf(handed.at(-1)!)).toEqual(new Set([undefined]));
     await plain.dispose();
+  });
+
+  it('a backend named by the user that reads weights folders itself is handed the folder unread, with the heads, dtype, progress and signal', async () => {
+    const folderHanded: ModelSource[] = [];
+    const removeFolders = registerBackend({
+      name: 'oracle-reading-folders',
+      priority: 0,
+      explicitOnly: true,
+      sourceKinds: ['decoder', 'decoder-folder'],
+      dtypes: ['fp32', 'q4'],
+      unavailableReason: () => null,
+      async create(source) {
+        folderHanded.push(source);
+        return createReferenceBackend(model);
+      },
+    });
+    try {
+      const controller = new AbortController();
+      const onProgress = () => {};
+      const prm = await ProcessRM.fromPretrained(folder, { backend: 'oracle-reading-folders', dtype: 'q4', onProgress, signal: controller.signal });
+      const source = folderHanded.at(-1)!;
+      expect(isDecoderFolderSource(source)).toBe(true);
+      expect(source).toMatchObject({ folder, heads: recipe.heads, dtype: 'q4', onProgress, signal: controller.signal });
+      expect(source.description).toBe(`the weights in ${folder}`);
+      // Scored through the backend it made (the oracle over the same weights), tokenizer and recipe read here as before.
+      const scored = await prm.stepScores([{ problem: 'p', steps: ['one', 'two'] }]);
+      expect(scored.value.curves[0]).toHaveLength(2);
+      await prm.dispose();
+    } finally {
+      removeFolders();
+    }
   });
 
   it('stops at an aborted signal with its reason, before or while the weights are read', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readsWeightsOverGraph, takesWeightArena } from './folder-source-choice.js';
+import { readsDecoderFolders, readsWeightsOverGraph, takesWeightArena } from './folder-source-choice.js';
 import { registerBackend, type BackendRegistration } from './registry.js';
 
 function registration(name: string, sourceKinds?: readonly string[]): BackendRegistration {
@@ -30,6 +30,16 @@ describe('which file of a folder holding a graph and weights a request reads', (
     expect(readsWeightsOverGraph('auto')).toBe(false);
     // Not registered: resolution then reports it; the folder is read as before.
     expect(readsWeightsOverGraph('test-missing')).toBe(false);
+  });
+
+  it('a folder is handed over unread only to a backend named by the user that lists decoder-folder, never under auto', () => {
+    removers.push(registerBackend({ ...registration('test-folders', ['onnx', 'decoder', 'decoder-folder']), priority: 5000 }));
+    removers.push(registerBackend(registration('test-no-folders', ['onnx', 'decoder'])));
+    expect(readsDecoderFolders('test-folders')).toBe(true);
+    expect(readsDecoderFolders('test-no-folders')).toBe(false);
+    expect(readsDecoderFolders('test-missing')).toBe(false);
+    // Under auto the first candidate may turn out unavailable, and the next one could not read the folder.
+    expect(readsDecoderFolders('auto')).toBe(false);
   });
 
   it('a weight arena is read into only for a backend that takes one: the named one, or the first decoder runner auto tries', () => {

@@ -18,6 +18,24 @@ export function readsWeightsOverGraph(backend: string): boolean {
 }
 
 /**
+ * Whether a request for `backend` is handed a weights folder unread (`DecoderFolderSource`)
+ * rather than the weights read into memory: only a backend named by the user (never `'auto'`,
+ * whose candidates may turn out unavailable) whose registration lists `decoder-folder`.
+ *
+ * @example
+ * readsDecoderFolders('onnx-node'); // true once @reward-lens/backend-onnx-node is registered
+ * readsDecoderFolders('auto'); // false
+ */
+export function readsDecoderFolders(backend: string): boolean {
+  if (backend === 'auto') return false;
+  return (
+    registeredBackends()
+      .find((registration) => registration.name === backend)
+      ?.sourceKinds?.includes('decoder-folder') === true
+  );
+}
+
+/**
  * Whether decoder weights for a request for `backend` go to a backend that takes a weight arena
  * (`BackendRegistration.takesWeightArena`): the named backend, or under `'auto'` the first
  * candidate that runs decoder weights. A loader then reads the weights into an arena; when that

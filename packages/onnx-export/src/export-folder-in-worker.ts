@@ -1,0 +1,91 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DecoderConfig, DecoderFolderSource } from '@reward-lens/spec';
+import type { OnnxExportOptions } from './export-decoder-to-onnx.js';
+import { threadErrorToError, type FolderExportReply, type FolderExportRequest } from './folder-export-protocol.js';
+import { temporaryGraphFolder, type TemporaryOnnxGraph } from './temporary-graph.js';
+
+/** A weights folder exported to a temporary graph by a thread, with what a backend needs of the weights beside the graph. */
+export interface FolderGraph extends TemporaryOnnxGraph {
+  /** The model's configuration, as the loader read it. */
+  config: DecoderConfig;
+  /** The heads' tensors (final norm, classifier layers), float32: a JavaScript readout of inner layers needs them. */
+  headTensors: ReadonlyMap<string, Float32Array>;
+  /** The loader's notes (a sliding window limited, tensors skipped). */
+  notes: string[];
+}
+
+/**
+ * Where the thread's code is. Built, it is `folder-export-worker.js` (or `.cjs`) beside this
+ * file; run from source (TypeScript, in this repository), `folder-export-worker.ts` through tsx.
+ */
+function workerScript(): { url: URL; execArgv?: string[] } {
+  const here = import.meta.url;
+  const extension = here.slice(here.lastIndexOf('.'));
+  if (extension !== '.ts') return { url: new URL(`./folder-export-worker${extension}`, here) };
+  const tsx = createRequire(here)
+    .resolve('tsx/esm/api')
+    .replace(/index\.cjs$/, 'index.mjs');
+  const source = new URL('./folder-export-worker.ts', here).href;
+  const code = `import { register } from ${JSON.stringify(pathToFileURL(tsx).href)}; register(); await import(${JSON.stringify(source)});`;
+  return { url: new URL(`data:text/javascript,${encodeURIComponent(code)}`), execArgv: ['--conditions=@reward-lens/source'] };
+}
+
+/**
+ * Reads a weights folder (quantizing to `options.dtype` as it reads) and writes it as an ONNX
+ * graph with external data to a temporary folder, all in a worker thread that then ends: every
+ * weight it read is freed with the thread, so a runtime that next loads the graph from disk never
+ * shares the process with a second copy of the weights. `remove()` the folder once loaded. The
+ * source's `onProgress` is called as the thread reads; its `signal` stops the thread and removes the folder.
+ *
+ * @example
+ * const files = await exportFolderInWorker({ kind: 'decoder-folder', folder, heads, description: folder }, { withPast: true, dtype: 'q4' });
+ * try { session = await InferenceSession.create(files.graph); } finally { await files.remove(); }
+ */
+export async function exportFolderInWorker(source: DecoderFolderSource, options: OnnxExportOptions): Promise<FolderGraph> {
+  source.signal?.throwIfAborted();
+  const { folder: into, remove } = await temporaryGraphFolder();
+  const dtype = options.dtype ?? 'fp32';
+  const request: FolderExportRequest = {
+    folder: source.folder,
+    heads: source.heads,
+    ...(dtype !== 'fp32' ? { dtype } : {}),
+    ...(source.slidingWindow !== undefined ? { slidingWindow: source.slidingWindow } : {}),
+    into,
+    options,
+  };
+  const { url, execArgv } = workerScript();
+  const worker = new Worker(url, { workerData: request, ...(execArgv ? { execArgv } : {}) });
+  try {
+    const done = await new Promise<Extract<FolderExportReply, { type: 'done' }>>((resolve, reject) => {
+      const abort = () => reject(source.signal?.reason);
+      source.signal?.addEventListener('abort', abort, { once: true });
+      const settle = () => source.signal?.removeEventListener('abort', abort);
+      worker.on('message', (reply: FolderExportReply) => {
+        if (reply.type === 'progress') source.onProgress?.(reply.progress);
+        else {
+          settle();
+          if (reply.type === 'done') resolve(reply);
+          else reject(threadErrorToError(reply.error));
+        }
+      });
+      worker.on('error', (error) => {
+        settle();
+        reject(new Error(`the ONNX export thread failed reading ${source.folder}: ${error.message}`, { cause: error }));
+      });
+      worker.on('exit', (code) => {
+        settle();
+        reject(new Error(`the ONNX export thread reading ${source.folder} exited with code ${code} before it finished`));
+      });
+    });
+    return { graph: done.graph, remove, config: done.config, headTensors: done.headTensors, notes: done.notes };
+  } catch (error) {
+    await worker.terminate();
+    await remove();
+    throw error;
+  } finally {
+    // Ends the thread (it has posted its last message), freeing its heap and every weight it read.
+    await worker.terminate();
+  }
+}
