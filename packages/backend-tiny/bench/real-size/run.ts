@@ -4,6 +4,8 @@
  * at each --dtypes (each in a process of its own, loaded as fromPretrained loads it), against a
  * PyTorch forward of the same folder (Debian's python3-torch, installed when missing): peak
  * resident memory, load time, tokens/s, and the head's difference from PyTorch's. Not in CI.
+ * `--backend onnx-node` runs backend-onnx-node's probe instead (the folder handed to it unread, as
+ * `fromPretrained` does when onnx-node is named; this repository's checkout beside this package).
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     threads: { type: 'string', default: String(availableParallelism()) },
     tokens: { type: 'string', default: '64' },
     torch: { type: 'boolean', default: true },
+    backend: { type: 'string', default: 'tiny' },
   },
   allowNegative: true,
 });
@@ -33,7 +36,7 @@ await useBundledTinyWorker();
 console.log(describeMachine(`${availableParallelism()} threads available`));
 let started = performance.now();
 await writeQwen7bFolder(folder);
-console.log(`folder: ${folder} (written or found in ${((performance.now() - started) / 1000).toFixed(0)} s), ${tokens} tokens, ${threads} threads`);
+console.log(`folder: ${folder} (written or found in ${((performance.now() - started) / 1000).toFixed(0)} s), ${tokens} tokens, ${threads} threads, backend ${values.backend}`);
 
 interface Run {
   dtype: string;
@@ -44,7 +47,13 @@ interface Run {
   logits: number[];
 }
 const runs: Run[] = [];
-const probe = fileURLToPath(new URL('./tiny-probe.ts', import.meta.url));
+const probes: Record<string, string> = {
+  tiny: './tiny-probe.ts',
+  // A bench of this repository, not an import: backend-onnx-node depends on backend-tiny, not the other way.
+  'onnx-node': '../../../backend-onnx-node/bench/real-size-probe.ts',
+};
+if (!(values.backend! in probes)) throw new Error(`--backend is one of ${Object.keys(probes).join(', ')}, not ${values.backend}`);
+const probe = fileURLToPath(new URL(probes[values.backend!]!, import.meta.url));
 for (const dtype of values.dtypes!.split(',')) {
   const result = spawnSync(
     process.execPath,
