@@ -20,13 +20,14 @@ function missingPackageError(name: string): unknown {
 
 describe('optional backends', () => {
   it.each(optionalBackends.map((backend) => [backend.name, backend] as const))(
-    '%s: the priority, explicit-only flag and dtypes known before loading are those of the package',
+    '%s: the priority, explicit-only flag, dtypes and source kinds known before loading are those of the package',
     async (_name, backend) => {
       const registration = await backend.load();
       expect(registration.name).toBe(backend.name);
       expect(registration.priority).toBe(backend.priority);
       expect(registration.dtypes ?? ['fp32']).toEqual(backend.dtypes ?? ['fp32']);
       expect(registration.explicitOnly === true).toBe(backend.explicitOnly === true);
+      expect(registration.sourceKinds).toEqual(backend.sourceKinds);
     },
   );
 
@@ -54,6 +55,7 @@ describe('optional backends', () => {
       name: 'not-installed',
       packageName: '@reward-lens/backend-not-installed',
       priority: 1,
+      sourceKinds: ['decoder'],
       load: async () => {
         loads++;
         throw missingPackageError('@reward-lens/backend-not-installed');
@@ -75,7 +77,7 @@ describe('optional backends', () => {
         throw new Error('created');
       },
     };
-    const registration = lazyRegistration({ name: 'inner', packageName: '@reward-lens/inner', priority: 1, load: async () => inner });
+    const registration = lazyRegistration({ name: 'inner', packageName: '@reward-lens/inner', priority: 1, sourceKinds: ['decoder', 'onnx'], load: async () => inner });
     expect(await registration.unavailableReason(source, { requestedByName: true })).toBeNull();
     expect(await registration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'a graph' }, { requestedByName: true })).toBe('decoders only');
     await expect(registration.create(source, {})).rejects.toThrow('created');

@@ -16,6 +16,8 @@ export interface OptionalBackend {
   explicitOnly?: boolean;
   /** The weight dtypes the package's registration holds, known before it is loaded (`resolveBackend` checks them first). */
   dtypes?: readonly WeightDtypeV1[];
+  /** The source kinds it runs, known before it is loaded (which files of a folder it is handed: `readsWeightsOverGraph`, `readsDecoderFolders`). */
+  sourceKinds: readonly string[];
   /** Imports the package and returns its registration. */
   load(): Promise<BackendRegistration>;
 }
@@ -25,7 +27,8 @@ export const optionalBackends: readonly OptionalBackend[] = [
     name: 'webgpu',
     packageName: '@reward-lens/backend-webgpu',
     priority: 30,
-    dtypes: ['fp32', 'fp16'],
+    dtypes: ['fp32', 'fp16', 'bf16'],
+    sourceKinds: ['decoder'],
     load: async () => (await import('@reward-lens/backend-webgpu')).webGpuBackendRegistration,
   },
   {
@@ -33,7 +36,8 @@ export const optionalBackends: readonly OptionalBackend[] = [
     packageName: '@reward-lens/backend-webgpu',
     priority: 5,
     explicitOnly: true,
-    dtypes: ['fp32', 'fp16'],
+    dtypes: ['fp32', 'fp16', 'bf16'],
+    sourceKinds: ['decoder'],
     load: async () => (await import('@reward-lens/backend-webgpu')).webGpuSoftwareBackendRegistration,
   },
   {
@@ -41,6 +45,7 @@ export const optionalBackends: readonly OptionalBackend[] = [
     packageName: '@reward-lens/backend-onnx-node',
     priority: 20,
     dtypes: ['fp32', 'q8', 'q4'],
+    sourceKinds: ['onnx', 'decoder', 'decoder-folder'],
     load: async () => (await import('@reward-lens/backend-onnx-node')).onnxNodeBackendRegistration,
   },
   {
@@ -48,6 +53,7 @@ export const optionalBackends: readonly OptionalBackend[] = [
     packageName: '@reward-lens/backend-onnx-web',
     priority: 15,
     dtypes: ['fp32', 'q8', 'q4'],
+    sourceKinds: ['onnx', 'decoder'],
     load: async () => (await import('@reward-lens/backend-onnx-web')).onnxWebBackendRegistration,
   },
 ];

@@ -28,6 +28,7 @@ export function lazyRegistration(backend: OptionalBackend): BackendRegistration 
     priority: backend.priority,
     ...(backend.explicitOnly ? { explicitOnly: true } : {}),
     ...(backend.dtypes ? { dtypes: backend.dtypes } : {}),
+    sourceKinds: backend.sourceKinds,
     async unavailableReason(source, context) {
       let registration: BackendRegistration;
       try {

@@ -1,6 +1,5 @@
-import { createReferenceBackend, runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
+import { createReferenceBackend, dequantizedModel, runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { describe, it } from 'vitest';
-import { dequantizedModel } from '../test/support/dequantized-model.js';
 import { createTinyBackend, type TinyBackendOptions } from './create-tiny-backend.js';
 
 // Quantized and 16-bit weights against the float64 oracle over the same weights widened: the

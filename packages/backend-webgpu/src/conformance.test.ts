@@ -1,4 +1,4 @@
-import { runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
+import { createReferenceBackend, dequantizedModel, runBackendConformance, vitestHarness } from '@reward-lens/core/testing';
 import { describe, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import { sharedSoftwareDevice, webGpuUnavailableReason } from '../test/support/software-gpu.js';
@@ -20,5 +20,13 @@ if (unavailable && process.env.CI) {
     harness: vitestHarness({ describe, it }),
     label: 'backend-webgpu on SwiftShader',
     createBackend: async (model) => createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() }),
+  });
+  // bf16 matrices (any adapter: no feature needed), against the float64 oracle over the same
+  // weights rounded to bf16: the kernels' exact widening checked to the declared precision's tolerance.
+  runBackendConformance({
+    harness: vitestHarness({ describe, it }),
+    label: 'backend-webgpu bf16 on SwiftShader',
+    createBackend: async (model) => createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'bf16' }),
+    createReference: async (model) => createReferenceBackend(dequantizedModel(model, 'bf16')),
   });
 }

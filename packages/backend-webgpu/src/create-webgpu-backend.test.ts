@@ -56,6 +56,16 @@ function paddedRequest(rows: Int32Array[], sides: ('left' | 'right')[]): Forward
   };
 }
 
+/** The model as a loader hands it over at `dtype`: the plan's matrices held in that format, the rest float32. */
+function heldAs(dtype: 'bf16' | 'fp16'): DecoderModel {
+  const plan = quantizationPlan(model.config, dtype).tensors;
+  return {
+    config: model.config,
+    tensors: new Map([...model.tensors].filter(([name]) => !plan.has(name))),
+    quantized: new Map([...plan].map(([name, { rows, columns }]) => [name, quantizeTensor(model.tensors.get(name)!, dtype, rows, columns)])),
+  };
+}
+
 const unavailable = await webGpuUnavailableReason();
 
 describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () => {
@@ -72,13 +82,36 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
     expect(backend.info.description).toMatch(/SwiftShader.*software.*fp32 \(fp16 was asked for, but the adapter lacks shader-f16\)/);
   });
 
+  it("holds a loader's bf16 tensors as they are (dtype 'bf16', no feature needed), and scores as backend-tiny runs the same bf16 weights", async () => {
+    const bf16Model = heldAs('bf16');
+    const gpu = await createWebGpuBackend(bf16Model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'bf16' });
+    // The same weights from float32, rounded to bf16 on upload: the same bits, so the same scores.
+    const rounded = await createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'bf16' });
+    const tiny = createTinyBackend(bf16Model, { threads: 1 });
+    try {
+      expect(gpu.precision).toBe('bf16');
+      expect(gpu.info.weightDtype).toBe('bf16');
+      expect(gpu.info.description).toMatch(/SwiftShader.*, bf16$/);
+      expect(gpu.info.notes).toContain(
+        'backend "webgpu" holds the projection weights and the embedding table as bf16 on the GPU (widened to f32 in its kernels); norms and heads stay float32, and scores differ from the fp32 model\'s',
+      );
+      const request = paddedRequest([ids(12, 5), ids(7, 2)], ['right', 'left']);
+      const [ours, again, theirs] = [await gpu.doForward(request), await rounded.doForward(request), await tiny.doForward(request)];
+      ours.reads.forEach((read, index) => {
+        for (const row of [0, 1]) {
+          expectClose(read.values[row]!, theirs.reads[index]!.values[row]!, 1e-4, `read ${index} row ${row}`);
+          expect(Array.from(again.reads[index]!.values[row]!)).toEqual(Array.from(read.values[row]!));
+        }
+      });
+    } finally {
+      await gpu.dispose();
+      await rounded.dispose();
+      await tiny.dispose();
+    }
+  });
+
   it("takes a loader's fp16 tensors (dtype 'fp16'), widened exactly, as backend-tiny runs the same fp16 weights; refuses q8", async () => {
-    const plan = quantizationPlan(model.config, 'fp16').tensors;
-    const half: DecoderModel = {
-      config: model.config,
-      tensors: new Map([...model.tensors].filter(([name]) => !plan.has(name))),
-      quantized: new Map([...plan].map(([name, { rows, columns }]) => [name, quantizeTensor(model.tensors.get(name)!, 'fp16', rows, columns)])),
-    };
+    const half = heldAs('fp16');
     const gpu = await createWebGpuBackend(half, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'fp16' });
     const tiny = createTinyBackend(half, { threads: 1 });
     try {
@@ -95,7 +128,7 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
       quantized: new Map([...half.quantized!].map(([name, tensor]) => [name, quantizeTensor(model.tensors.get(name)!, 'q8', tensor.rows, tensor.columns)])),
     };
     await expect(createWebGpuBackend(q8, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() })).rejects.toThrow(
-      /is held as q8; backend "webgpu" holds fp32 and fp16 weights/,
+      /is held as q8; backend "webgpu" holds fp32, fp16 and bf16 weights/,
     );
   });
 

@@ -31,8 +31,10 @@ export interface WebGpuBackendOptions extends Omit<AcquireDeviceOptions, 'wantSh
   /**
    * `fp16` stores weight matrices in half precision when the adapter has `shader-f16` (compute
    * stays f32); without the feature the backend runs fp32 and says so in `info.description`.
+   * `bf16` stores them as bfloat16 on any adapter (pairs in 32-bit words, widened exactly in the
+   * kernels); a loader's bf16 tensors are uploaded as they are, never widened.
    */
-  precision?: 'fp32' | 'fp16';
+  precision?: 'fp32' | 'fp16' | 'bf16';
   /** How long a readback may take before the call rejects (default 120 000 ms). */
   timeoutMs?: number;
   /** Backend name (the registry's `webgpu-software` uses its own). Default `webgpu`. */
@@ -50,7 +52,7 @@ class WebGpuBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
   readonly capabilities = webGpuBackendCapabilities;
-  readonly precision: 'fp32' | 'fp16';
+  readonly precision: 'fp32' | 'fp16' | 'bf16';
   readonly supportsCache = true;
   readonly info: ModelInfoV1;
   /** The adapter the backend runs on, in words. */
@@ -64,9 +66,11 @@ class WebGpuBackend implements BackendV1 {
     this.runtime = model.runtime;
     this.adapterDescription = adapterDescription;
     const { config, weightType } = model.weights;
-    this.precision = weightType === 'f16' ? 'fp16' : 'fp32';
+    this.precision = weightType === 'f16' ? 'fp16' : weightType === 'bf16' ? 'bf16' : 'fp32';
     const info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${this.precision}${note}`);
-    this.info = weightType === 'f16' ? { ...info, weightDtype: 'fp16' } : info;
+    const embedding = model.weights.embeddingType === weightType ? ' and the embedding table' : '';
+    const held = `backend "${name}" holds the projection weights${embedding} as ${this.precision} on the GPU (widened to f32 in its kernels); norms and heads stay float32, and scores differ from the fp32 model's`;
+    this.info = weightType === 'f32' ? info : { ...info, weightDtype: this.precision, notes: [...(info.notes ?? []), held] };
   }
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
@@ -142,7 +146,7 @@ export async function createWebGpuBackend(model: DecoderModel, options: WebGpuBa
   for (const [name, tensor] of model.quantized ?? []) {
     if (tensor.format !== 'fp16' && tensor.format !== 'bf16') {
       throw new InvalidInputError(
-        `tensor "${name}" is held as ${tensor.format}; backend "webgpu" holds fp32 and fp16 weights (load the model with dtype 'fp32' or 'fp16')`,
+        `tensor "${name}" is held as ${tensor.format}; backend "webgpu" holds fp32, fp16 and bf16 weights (load the model with dtype 'fp32', 'fp16' or 'bf16')`,
       );
     }
   }
@@ -150,7 +154,7 @@ export async function createWebGpuBackend(model: DecoderModel, options: WebGpuBa
   const acquired = await acquireDevice({ ...options, wantShaderF16: wantsF16 });
   const runtime = new GpuRuntime(acquired.device, { ownsDevice: acquired.ownsDevice, timeoutMs: options.timeoutMs ?? 120_000 });
   try {
-    const weightType = acquired.shaderF16 && wantsF16 ? 'f16' : 'f32';
+    const weightType = options.precision === 'bf16' ? 'bf16' : acquired.shaderF16 && wantsF16 ? 'f16' : 'f32';
     const note = wantsF16 && weightType === 'f32' ? ' (fp16 was asked for, but the adapter lacks shader-f16)' : '';
     const kernels = await compileKernelSet(runtime, weightType, model.config.headDim, runtime.placeholder);
     const weights = uploadWeights(runtime, model, weightType);

@@ -321,7 +321,7 @@ describe('the reward-lens binary, with every backend installed', () => {
     expect(record.predictedErrorStep).toBe(2);
   });
 
-  it('--backend onnx-node reads the default PRM\'s safetensors in its export thread (the built worker file) and scores as tiny does', async () => {
+  it("--backend onnx-node reads the default PRM's safetensors in its export thread (the built worker file) and scores as tiny does", async () => {
     const scored = async (backend: string) => {
       const { stdout } = await runChecked(binary(), ['score', '--file', example(), '--backend', backend, '--dtype', 'q8', '--json'], { cwd: fullProject });
       return JSON.parse(stdout) as { stepScores: number[]; notes: string[] };
@@ -332,6 +332,8 @@ describe('the reward-lens binary, with every backend installed', () => {
     onnx.stepScores.forEach((score, index) => expect(Math.abs(score - tiny.stepScores[index]!)).toBeLessThan(0.01));
     expect(onnx.stepScores[2]).toBeLessThan(0.5);
     expect(onnx.notes.join('\n')).toContain('backend "onnx-node" runs a graph with q8 projection weights');
+    const { stdout } = await runChecked(binary(), ['caps', '--backend', 'onnx-node', '--dtype', 'q8', '--json'], { cwd: fullProject });
+    expect((JSON.parse(stdout) as { model: { description: string } }).model.description).toContain('by a thread that read the weights in');
   });
 
   it('shows the capabilities (caps)', async () => {

@@ -36,7 +36,9 @@ await useBundledTinyWorker();
 console.log(describeMachine(`${availableParallelism()} threads available`));
 let started = performance.now();
 await writeQwen7bFolder(folder);
-console.log(`folder: ${folder} (written or found in ${((performance.now() - started) / 1000).toFixed(0)} s), ${tokens} tokens, ${threads} threads, backend ${values.backend}`);
+console.log(
+  `folder: ${folder} (written or found in ${((performance.now() - started) / 1000).toFixed(0)} s), ${tokens} tokens, ${threads} threads, backend ${values.backend}`,
+);
 
 interface Run {
   dtype: string;

@@ -45,7 +45,7 @@ export function recordForward(
   returnCache: boolean,
 ): RecordedForward {
   const { runtime, kernels, weights } = context;
-  const { config, weightType } = weights;
+  const { config } = weights;
   const { hiddenSize, intermediateSize, numHeads, numKvHeads, headDim, rmsNormEps } = config;
   const shape = { numHeads, numKvHeads, headDim };
   const queryWidth = numHeads * headDim;
@@ -106,10 +106,10 @@ export function recordForward(
         // vocabulary costs `columns.length` dot products per position.
         const columns = recorder.indices(Uint32Array.from(request.columns));
         outFeatures = request.columns.length;
-        weight = scratch(`${head.name} columns`, outFeatures * step.inFeatures, weightType === 'f16' ? 2 : 4);
+        weight = scratch(`${head.name} columns`, outFeatures * step.inFeatures);
         kernels.gather(
           recorder,
-          { source: weightType, target: weightType },
+          { source: 'f32', target: 'f32' },
           { indices: columns, source: step.weight, output: weight, rows: outFeatures, width: step.inFeatures },
         );
         if (step.bias) {
@@ -128,6 +128,7 @@ export function recordForward(
         columns: outFeatures,
         depth: step.inFeatures,
         ...(last ? { outOffset: read.resultOffset } : {}),
+        weightType: 'f32',
       });
       x = out;
       width = outFeatures;
@@ -136,7 +137,7 @@ export function recordForward(
 
   kernels.gather(
     recorder,
-    { source: weightType, target: 'f32' },
+    { source: weights.embeddingType, target: 'f32' },
     { indices: recorder.indices(plan.inputIds), source: weights.embedTokens, output: hidden, rows: tokens, width: hiddenSize },
   );
   serveReads(0);

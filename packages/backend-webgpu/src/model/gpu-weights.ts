@@ -1,5 +1,5 @@
 import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/spec';
-import { dequantizeRows, resolveHeadTensors, type ResolvedHead } from '@reward-lens/spec/internal';
+import { dequantizeRows, quantizationPlan, resolveHeadTensors, toBfloat16Bits, type ResolvedHead } from '@reward-lens/spec/internal';
 
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
@@ -35,11 +35,16 @@ export interface GpuHeadWeights {
   steps: GpuHeadStep[];
 }
 
-/** A decoder's tensors on the GPU, uploaded once per backend. Matrices in `weightType`; norms, biases and rotary tables in f32. */
+/**
+ * A decoder's tensors on the GPU, uploaded once per backend. The layers' matrices in `weightType`,
+ * and the embedding table unless a head reads it (`embeddingType`), as the quantization plan has
+ * it; heads, norms, biases and rotary tables in f32.
+ */
 export interface GpuWeights {
   config: DecoderConfig;
   weightType: WeightType;
   embedTokens: GPUBuffer;
+  embeddingType: WeightType;
   layers: GpuLayerWeights[];
   heads: Map<string, GpuHeadWeights>;
   /** Grown to the positions scored (call `rotary.ensure` before encoding); destroyed with the buffers. */
@@ -70,26 +75,44 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
     byteLength += buffer.size;
     return buffer;
   };
-  const matrix = (label: string, values: Float32Array) => upload(label, weightType === 'f16' ? toFloat16Array(values) : values);
+  const matrix = (label: string, values: Float32Array) =>
+    upload(label, weightType === 'f16' ? toFloat16Array(values) : weightType === 'bf16' ? toBfloat16Array(values) : values);
+  // The plan's matrices (every projection, the embedding table unless a head reads it) in `weightType`; the rest float32.
+  const planned = quantizationPlan(config, weightType === 'f32' ? 'fp32' : weightType === 'f16' ? 'fp16' : 'bf16').tensors;
+  // bf16: a loader's bf16 tensors are uploaded as their bits, never widened (the weights held once, at their precision).
+  const heldBf16 = (name: string) => {
+    const held = weightType === 'bf16' ? model.quantized?.get(name) : undefined;
+    return held?.format === 'bf16' ? (held.data as Uint16Array) : undefined;
+  };
+  const projection = (name: string) => {
+    if (!planned.has(name)) return upload(name, tensor(name));
+    const bits = heldBf16(name);
+    return bits ? upload(name, padToWords(bits)) : matrix(name, tensor(name));
+  };
   const vector = (name: string) => upload(name, tensor(name));
 
   const layers: GpuLayerWeights[] = [];
   for (let layer = 0; layer < config.numLayers; layer++) {
     const prefix = `model.layers.${layer}`;
     const attention = `${prefix}.self_attn`;
-    const stacked = (suffix: string) => concat(['q_proj', 'k_proj', 'v_proj'].map((name) => tensor(`${attention}.${name}.${suffix}`)));
+    const names = ['q_proj', 'k_proj', 'v_proj'].map((name) => `${attention}.${name}`);
+    const stacked = (suffix: string) => concat(names.map((name) => tensor(`${name}.${suffix}`)));
+    const heldQkv = names.map((name) => heldBf16(`${name}.weight`));
+    const qkvWeight = heldQkv.every((bits) => bits !== undefined)
+      ? upload(`${attention}.qkv_proj.weight`, padToWords(concatBits(heldQkv)))
+      : matrix(`${attention}.qkv_proj.weight`, stacked('weight'));
     layers.push({
       inputNorm: vector(`${prefix}.input_layernorm.weight`),
-      qkvWeight: matrix(`${attention}.qkv_proj.weight`, stacked('weight')),
+      qkvWeight,
       qkvBias: config.attentionBias ? upload(`${attention}.qkv_proj.bias`, stacked('bias')) : undefined,
-      outputWeight: matrix(`${attention}.o_proj.weight`, tensor(`${attention}.o_proj.weight`)),
+      outputWeight: projection(`${attention}.o_proj.weight`),
       postAttentionNorm: vector(`${prefix}.post_attention_layernorm.weight`),
-      gateWeight: matrix(`${prefix}.mlp.gate_proj.weight`, tensor(`${prefix}.mlp.gate_proj.weight`)),
-      upWeight: matrix(`${prefix}.mlp.up_proj.weight`, tensor(`${prefix}.mlp.up_proj.weight`)),
-      downWeight: matrix(`${prefix}.mlp.down_proj.weight`, tensor(`${prefix}.mlp.down_proj.weight`)),
+      gateWeight: projection(`${prefix}.mlp.gate_proj.weight`),
+      upWeight: projection(`${prefix}.mlp.up_proj.weight`),
+      downWeight: projection(`${prefix}.mlp.down_proj.weight`),
     });
   }
-  const embedTokens = matrix('model.embed_tokens.weight', tensor('model.embed_tokens.weight'));
+  const embedTokens = projection('model.embed_tokens.weight');
   // Each tensor uploads once, whichever heads read it (a tied LM head reads the embedding table).
   const uploaded = new Map<string, GPUBuffer>([['model.embed_tokens.weight', embedTokens]]);
   const once = (name: string, make: () => GPUBuffer) => {
@@ -102,13 +125,12 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
   };
   const heads = new Map<string, GpuHeadWeights>();
   for (const head of config.heads) {
-    const steps = compileHead(
-      resolveHeadTensors(config, head, (name, shape) => once(name, () => (shape === 'matrix' ? matrix(name, tensor(name)) : vector(name)))),
-    );
+    const steps = compileHead(resolveHeadTensors(config, head, (name, shape) => once(name, () => (shape === 'matrix' ? projection(name) : vector(name)))));
     heads.set(head.name, { name: head.name, kind: head.kind, width: headWidth(config, head), steps });
   }
   const rotary = new GpuRotaryTables(runtime, config.headDim, config.maxPositions, config.ropeTheta);
-  return { config, weightType, embedTokens, layers, heads, rotary, buffers, byteLength: byteLength + rotary.byteLength };
+  const embeddingType = planned.has('model.embed_tokens.weight') ? weightType : 'f32';
+  return { config, weightType, embedTokens, embeddingType, layers, heads, rotary, buffers, byteLength: byteLength + rotary.byteLength };
 }
 
 /** A head's resolved steps as GPU steps: every operation kept, each ReLU fused into the linear layer before it. */
@@ -126,6 +148,31 @@ export function compileHead(head: ResolvedHead<GPUBuffer>): GpuHeadStep[] {
   const last = steps[steps.length - 1];
   if (last?.op !== 'linear' || last.relu) throw new Error(`head "${head.name}" does not end with its output projection`);
   return steps;
+}
+
+/** float32 values as bfloat16 bits (round to nearest, ties to even, as the loaders round), padded to whole 4-byte words. */
+function toBfloat16Array(values: Float32Array): Uint16Array {
+  const bits = new Uint16Array(values.length + (values.length % 2));
+  for (let index = 0; index < values.length; index++) bits[index] = toBfloat16Bits(values[index]!);
+  return bits;
+}
+
+/** 16-bit values padded to whole 4-byte words (GPU buffers are), copied only when they must be. */
+function padToWords(bits: Uint16Array): Uint16Array {
+  if (bits.length % 2 === 0) return bits;
+  const padded = new Uint16Array(bits.length + 1);
+  padded.set(bits);
+  return padded;
+}
+
+function concatBits(parts: (Uint16Array | undefined)[]): Uint16Array {
+  const result = new Uint16Array(parts.reduce((sum, part) => sum + part!.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    result.set(part!, offset);
+    offset += part!.length;
+  }
+  return result;
 }
 
 function concat(parts: Float32Array[]): Float32Array {

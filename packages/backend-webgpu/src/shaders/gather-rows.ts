@@ -1,5 +1,5 @@
 import { gridEntryPoint, kernelBindings } from './kernel-prelude.js';
-import { enableFor, workgroupIndex, type WeightType } from './shader-types.js';
+import { enableFor, storageOf, weightReaders, weightValue, workgroupIndex, type WeightType } from './shader-types.js';
 
 export interface GatherVariant {
   source: WeightType;
@@ -19,8 +19,11 @@ export function gatherKey(variant: GatherVariant): string {
  * Bindings: params, indices, source, output.
  */
 export function gatherShader(variant: GatherVariant): string {
-  return `${enableFor(variant.source, variant.target)}
-${kernelBindings('rows: u32, width: u32, sourceOffset: u32, outputOffset: u32', `indices: u32, source: ${variant.source}, output: read_write ${variant.target}`)}
+  const { source, target } = variant;
+  if (target === 'bf16') throw new Error('bf16 rows are read as f32, never copied as bf16');
+  return `${enableFor(source, target)}
+${kernelBindings('rows: u32, width: u32, sourceOffset: u32, outputOffset: u32', `indices: u32, source: ${storageOf(source)}, output: read_write ${target}`)}
+${weightReaders(source, 'source')}
 
 ${gridEntryPoint(64)}
   let row = ${workgroupIndex};
@@ -28,7 +31,7 @@ ${gridEntryPoint(64)}
   let sourceStart = params.sourceOffset + indices[row] * params.width;
   let outputStart = params.outputOffset + row * params.width;
   for (var i = local.x; i < params.width; i += 64u) {
-    output[outputStart + i] = ${variant.target}(source[sourceStart + i]);
+    output[outputStart + i] = ${target}(${weightValue(source, 'source', 'sourceStart + i')});
   }
 }
 `;

@@ -20,6 +20,8 @@ export interface MatmulArguments {
   relu?: boolean;
   /** `swiglu`: the up-projection (`w` is the gate). */
   up?: BindingSource;
+  /** How `w` is stored: the model's weight type (the default), or `f32` for a head's matrices, which stay float32. */
+  weightType?: WeightType;
   rows: number;
   columns: number;
   depth: number;
@@ -56,7 +58,7 @@ export class KernelSet {
   }
 
   matmul(recorder: DispatchRecorder, kind: MatmulKind, args: MatmulArguments): void {
-    const key = matmulKey({ weightType: this.weightType, kind });
+    const key = matmulKey({ weightType: args.weightType ?? this.weightType, kind });
     const params = recorder.uniform(
       words(args.rows, args.columns, args.depth, args.xOffset ?? 0, args.outOffset ?? 0, args.accumulate ? 1 : 0, args.bias ? 1 : 0, args.relu ? 1 : 0),
     );
@@ -146,16 +148,14 @@ export class KernelSet {
 /** Every shader a decoder with this head size and weight type runs, by key. */
 export function kernelSources(weightType: WeightType, headDim: number): Map<string, string> {
   const sources = new Map<string, string>();
+  // The layers' matrices in `weightType`; heads (and an embedding table a head reads) stay float32, as the quantization plan has it.
   const matmuls: MatmulVariant[] = [
     { weightType, kind: 'linear' },
     { weightType, kind: 'swiglu' },
+    ...(weightType === 'f32' ? [] : [{ weightType: 'f32' as const, kind: 'linear' as const }]),
   ];
   for (const variant of matmuls) sources.set(matmulKey(variant), matmulShader(variant));
-  const gathers: GatherVariant[] = [
-    { source: 'f32', target: 'f32' },
-    { source: weightType, target: 'f32' },
-    { source: weightType, target: weightType },
-  ];
+  const gathers: GatherVariant[] = [{ source: 'f32', target: 'f32' }, ...(weightType === 'f32' ? [] : [{ source: weightType, target: 'f32' as const }])];
   for (const variant of gathers) sources.set(gatherKey(variant), gatherShader(variant));
   for (const gather of [false, true]) sources.set(rmsNormKey(gather), rmsNormShader(gather));
   sources.set(ropeScatterKey, ropeScatterShader());

@@ -1,5 +1,5 @@
 import { kernelBindings } from './kernel-prelude.js';
-import { enableFor, type WeightType } from './shader-types.js';
+import { enableFor, storageOf, weightReaders, weightValue, type WeightType } from './shader-types.js';
 
 /**
  * A plain matmul (`linear`: store or add to the output, with an optional bias, chosen per call)
@@ -51,7 +51,7 @@ export function matmulShader(variant: MatmulVariant): string {
   const swiglu = variant.kind === 'swiglu';
   const tileDepth = swiglu ? 16 : 32;
   const threads = THREADS_PER_SIDE * THREADS_PER_SIDE;
-  const load = (name: string) => `f32(${name}[column * depth + k])`;
+  const load = (name: string) => weightValue(weightType, name, 'column * depth + k');
   const when = (condition: boolean, text: string) => (condition ? text : '');
   // The micro-tile is spelled out in scalars (no private arrays): compilers keep them in
   // registers, where an indexed array can end up in memory (software adapters always do that).
@@ -71,8 +71,9 @@ export function matmulShader(variant: MatmulVariant): string {
   return `${enableFor(weightType)}
 ${kernelBindings(
   'rows: u32, columns: u32, depth: u32, xOffset: u32, outOffset: u32, accumulate: u32, hasBias: u32, relu: u32',
-  `x: f32, w: ${weightType}, out: read_write f32, ${swiglu ? `w2: ${weightType}` : 'bias: f32'}`,
+  `x: f32, w: ${storageOf(weightType)}, out: read_write f32, ${swiglu ? `w2: ${storageOf(weightType)}` : 'bias: f32'}`,
 )}
+${swiglu ? weightReaders(weightType, 'w', 'w2') : weightReaders(weightType, 'w')}
 
 const TILE = ${MATMUL_TILE}u;
 const TILE_DEPTH = ${tileDepth}u;

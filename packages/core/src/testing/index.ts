@@ -26,6 +26,7 @@ export {
 } from './gradient-conformance.js';
 export { countingBackend } from './counting-backend.js';
 export { createReferenceBackend } from './reference/reference-backend.js';
+export { dequantizedModel } from './dequantized-model.js';
 export { referenceForward, referenceLinear, referenceRmsNorm, type ReferenceRun } from './reference/reference-decoder.js';
 export { referenceHead } from './reference/reference-head.js';
 export { tokenDetector } from './token-detector.js';

@@ -6,6 +6,10 @@ import { dequantizeRows, quantizationPlan, quantizeTensor } from '@reward-lens/s
  * quantizes replaced by its dequantized float32 values. A float64 oracle over this model is
  * the reference for the quantized backend's products (the quantization's own error is tested
  * apart, in spec's `quantized-tensor.test.ts`).
+ *
+ * @example
+ * runBackendConformance({ harness, label: 'mine at q8', createBackend: (model) => createMine(model, { dtype: 'q8' }),
+ *   createReference: async (model) => createReferenceBackend(dequantizedModel(model, 'q8')) });
  */
 export function dequantizedModel(model: DecoderModel, dtype: WeightDtypeV1): DecoderModel {
   const tensors = new Map(model.tensors);
