@@ -21,12 +21,15 @@ if (unavailable && process.env.CI) {
     label: 'backend-webgpu on SwiftShader',
     createBackend: async (model) => createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() }),
   });
-  // bf16 matrices (any adapter: no feature needed), against the float64 oracle over the same
-  // weights rounded to bf16: the kernels' exact widening checked to the declared precision's tolerance.
-  runBackendConformance({
-    harness: vitestHarness({ describe, it }),
-    label: 'backend-webgpu bf16 on SwiftShader',
-    createBackend: async (model) => createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'bf16' }),
-    createReference: async (model) => createReferenceBackend(dequantizedModel(model, 'bf16')),
-  });
+  // bf16, q8 and q4 matrices (any adapter: no feature needed), against the float64 oracle over
+  // the same weights rounded or quantized: the kernels' exact widening and dequantization checked
+  // to the declared precision's tolerance (fp32's for q8 and q4, whose products are f32).
+  for (const dtype of ['bf16', 'q8', 'q4'] as const) {
+    runBackendConformance({
+      harness: vitestHarness({ describe, it }),
+      label: `backend-webgpu ${dtype} on SwiftShader`,
+      createBackend: async (model) => createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), dtype }),
+      createReference: async (model) => createReferenceBackend(dequantizedModel(model, dtype)),
+    });
+  }
 }

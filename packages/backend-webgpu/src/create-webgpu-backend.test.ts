@@ -1,6 +1,6 @@
 import { createTinyBackend } from '@reward-lens/backend-tiny';
-import { createRandomDecoder, defineDecoderConfig, type BackendV1, type DecoderModel, type ForwardRequestV1 } from '@reward-lens/spec';
-import { createReferenceBackend, expectClose } from '@reward-lens/core/testing';
+import { createRandomDecoder, defineDecoderConfig, type BackendV1, type DecoderModel, type ForwardRequestV1, type ForwardResultV1 } from '@reward-lens/spec';
+import { createReferenceBackend, dequantizedModel, expectClose } from '@reward-lens/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebGpuBackend } from './create-webgpu-backend.js';
 import { quantizationPlan, quantizeTensor, type BackendCacheHandle } from '@reward-lens/spec/internal';
@@ -57,13 +57,23 @@ function paddedRequest(rows: Int32Array[], sides: ('left' | 'right')[]): Forward
 }
 
 /** The model as a loader hands it over at `dtype`: the plan's matrices held in that format, the rest float32. */
-function heldAs(dtype: 'bf16' | 'fp16'): DecoderModel {
-  const plan = quantizationPlan(model.config, dtype).tensors;
+function heldAs(dtype: 'bf16' | 'fp16' | 'q8' | 'q4', source: DecoderModel = model): DecoderModel {
+  const plan = quantizationPlan(source.config, dtype).tensors;
   return {
-    config: model.config,
-    tensors: new Map([...model.tensors].filter(([name]) => !plan.has(name))),
-    quantized: new Map([...plan].map(([name, { rows, columns }]) => [name, quantizeTensor(model.tensors.get(name)!, dtype, rows, columns)])),
+    config: source.config,
+    tensors: new Map([...source.tensors].filter(([name]) => !plan.has(name))),
+    quantized: new Map([...plan].map(([name, { rows, columns, format }]) => [name, quantizeTensor(source.tensors.get(name)!, format, rows, columns)])),
   };
+}
+
+/** Every read of every row of `ours` within 1e-4 of `theirs`, and equal to `same`'s, where given. */
+function expectReads(ours: ForwardResultV1, theirs: ForwardResultV1, same?: ForwardResultV1): void {
+  ours.reads.forEach((read, index) => {
+    read.values.forEach((values, row) => {
+      expectClose(values, theirs.reads[index]!.values[row]!, 1e-4, `read ${index} row ${row}`);
+      if (same) expect(Array.from(same.reads[index]!.values[row]!)).toEqual(Array.from(values));
+    });
+  });
 }
 
 const unavailable = await webGpuUnavailableReason();
@@ -93,16 +103,11 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
       expect(gpu.info.weightDtype).toBe('bf16');
       expect(gpu.info.description).toMatch(/SwiftShader.*, bf16$/);
       expect(gpu.info.notes).toContain(
-        'backend "webgpu" holds the projection weights and the embedding table as bf16 on the GPU (widened to f32 in its kernels); norms and heads stay float32, and scores differ from the fp32 model\'s',
+        'backend "webgpu" holds the projection weights and the embedding table as bf16 (16-bit brain floats, each weight rounded to the nearest) on the GPU, widened to f32 in its kernels; norms and heads stay float32, and scores differ from the fp32 model\'s',
       );
       const request = paddedRequest([ids(12, 5), ids(7, 2)], ['right', 'left']);
       const [ours, again, theirs] = [await gpu.doForward(request), await rounded.doForward(request), await tiny.doForward(request)];
-      ours.reads.forEach((read, index) => {
-        for (const row of [0, 1]) {
-          expectClose(read.values[row]!, theirs.reads[index]!.values[row]!, 1e-4, `read ${index} row ${row}`);
-          expect(Array.from(again.reads[index]!.values[row]!)).toEqual(Array.from(read.values[row]!));
-        }
-      });
+      expectReads(ours, theirs, again);
     } finally {
       await gpu.dispose();
       await rounded.dispose();
@@ -110,7 +115,7 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
     }
   });
 
-  it("takes a loader's fp16 tensors (dtype 'fp16'), widened exactly, as backend-tiny runs the same fp16 weights; refuses q8", async () => {
+  it("takes a loader's fp16 tensors (dtype 'fp16'), widened exactly, as backend-tiny runs the same fp16 weights", async () => {
     const half = heldAs('fp16');
     const gpu = await createWebGpuBackend(half, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), precision: 'fp16' });
     const tiny = createTinyBackend(half, { threads: 1 });
@@ -123,13 +128,45 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
       await gpu.dispose();
       await tiny.dispose();
     }
-    const q8: DecoderModel = {
-      ...half,
-      quantized: new Map([...half.quantized!].map(([name, tensor]) => [name, quantizeTensor(model.tensors.get(name)!, 'q8', tensor.rows, tensor.columns)])),
-    };
-    await expect(createWebGpuBackend(q8, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() })).rejects.toThrow(
-      /is held as q8; backend "webgpu" holds fp32, fp16 and bf16 weights/,
-    );
+  });
+
+  it("holds a loader's q8 tensors as they are, dequantized exactly in the kernels: the float64 oracle's reads over the same weights dequantized", async () => {
+    const q8 = heldAs('q8');
+    const gpu = await createWebGpuBackend(q8, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() });
+    // q4 on rows of 40 weights (not whole blocks of 32): every matrix is held as q8, and a note says so.
+    const q4 = await createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), dtype: 'q4' });
+    const oracle = createReferenceBackend(dequantizedModel(model, 'q8'));
+    try {
+      expect([gpu.info.weightDtype, gpu.precision]).toEqual(['q8', 'fp32']);
+      expect(gpu.info.notes?.join('\n')).toContain('as q8 (8-bit integers, one float scale per output channel) on the GPU, dequantized to f32 in its kernels');
+      expect(q4.info.notes?.join('\n')).toContain('holds some matrices as q8, not q4');
+      const request = paddedRequest([ids(12, 5), ids(7, 2)], ['left', 'right']);
+      const [ours, fallback, theirs] = [await gpu.doForward(request), await q4.doForward(request), await oracle.doForward(request)];
+      expectReads(ours, theirs, fallback);
+    } finally {
+      await gpu.dispose();
+      await q4.dispose();
+    }
+  });
+
+  it("holds a loader's q4 tensors as they are (rows of whole 32-weight blocks), dequantized exactly: the float64 oracle's reads over the same weights", async () => {
+    const blocks = createRandomDecoder({
+      seed: 22,
+      config: defineDecoderConfig({ ...config, hiddenSize: 64, numHeads: 4, numKvHeads: 2, headDim: 16, intermediateSize: 96 }),
+    });
+    const q4 = heldAs('q4', blocks);
+    expect([...q4.quantized!.values()].every((tensor) => tensor.format === 'q4')).toBe(true);
+    const gpu = await createWebGpuBackend(q4, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice() });
+    const oracle = createReferenceBackend(dequantizedModel(blocks, 'q4'));
+    try {
+      expect(gpu.info.weightDtype).toBe('q4');
+      expect(gpu.info.notes?.join('\n')).not.toContain('not q4');
+      const request = paddedRequest([ids(12, 5), ids(7, 2)], ['left', 'right']);
+      const [ours, theirs] = [await gpu.doForward(request), await oracle.doForward(request)];
+      expectReads(ours, theirs);
+    } finally {
+      await gpu.dispose();
+    }
   });
 
   it('matches backend-tiny on every read of a batch padded on both sides, row by row', async () => {

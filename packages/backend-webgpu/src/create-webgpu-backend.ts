@@ -5,7 +5,6 @@ import {
   decoderModelInfo,
   describeDecoder,
   validateDecoderModel,
-  InvalidInputError,
   validateForwardRequest,
   type BackendV1,
   type CacheHandleV1,
@@ -24,6 +23,8 @@ import { gpuCacheHolding, type CacheLayout } from './kv-cache.js';
 import { recordForward, type ForwardContext, type PastCache } from './model/encode-forward.js';
 import { planForward, splitResults } from './model/forward-plan.js';
 import { uploadWeights } from './model/gpu-weights.js';
+import type { WebGpuDtype } from './model/weight-matrices.js';
+import type { WeightType } from './shaders/shader-types.js';
 import { compileKernelSet } from './shaders/kernel-set.js';
 
 /** Where the device comes from (`AcquireDeviceOptions`, whose fp16 wish follows `precision`), and how the backend runs on it. */
@@ -32,9 +33,17 @@ export interface WebGpuBackendOptions extends Omit<AcquireDeviceOptions, 'wantSh
    * `fp16` stores weight matrices in half precision when the adapter has `shader-f16` (compute
    * stays f32); without the feature the backend runs fp32 and says so in `info.description`.
    * `bf16` stores them as bfloat16 on any adapter (pairs in 32-bit words, widened exactly in the
-   * kernels); a loader's bf16 tensors are uploaded as they are, never widened.
+   * kernels); a loader's bf16 tensors are uploaded as they are, never widened. `dtype` says the same, and more.
    */
   precision?: 'fp32' | 'fp16' | 'bf16';
+  /**
+   * How the layers' matrices (and the embedding table unless a head reads it) are held, as spec's
+   * quantization plan has it: `fp16` and `bf16` as `precision` says, `q8` (per output channel) and
+   * `q4` (per block of 32; a matrix whose rows are not whole blocks is q8) as 8- and 4-bit
+   * integers with float scales, dequantized exactly in the kernels. Over `precision`. Default: how
+   * the model's tensors are held (a loader's `dtype`), else fp32.
+   */
+  dtype?: WebGpuDtype;
   /** How long a readback may take before the call rejects (default 120 000 ms). */
   timeoutMs?: number;
   /** Backend name (the registry's `webgpu-software` uses its own). Default `webgpu`. */
@@ -43,6 +52,16 @@ export interface WebGpuBackendOptions extends Omit<AcquireDeviceOptions, 'wantSh
 
 /** Everything but gradients, as backend-tiny. */
 export const webGpuBackendCapabilities: Capabilities = capabilitiesOf('SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES');
+
+const dtypeOfWeightType: Record<WeightType, WebGpuDtype> = { f32: 'fp32', f16: 'fp16', bf16: 'bf16', q8: 'q8', q4: 'q4' };
+
+const heldAs: Record<WeightType, string> = {
+  f32: 'fp32',
+  f16: 'fp16 (IEEE half floats, each weight rounded to the nearest)',
+  bf16: 'bf16 (16-bit brain floats, each weight rounded to the nearest)',
+  q8: 'q8 (8-bit integers, one float scale per output channel)',
+  q4: 'q4 (4-bit integers, one float scale per block of 32 weights)',
+};
 
 interface LoadedModel extends ForwardContext {
   layout: CacheLayout;
@@ -65,12 +84,18 @@ class WebGpuBackend implements BackendV1 {
     this.#model = model;
     this.runtime = model.runtime;
     this.adapterDescription = adapterDescription;
-    const { config, weightType } = model.weights;
+    const { config, weightType, weightTypes } = model.weights;
     this.precision = weightType === 'f16' ? 'fp16' : weightType === 'bf16' ? 'bf16' : 'fp32';
-    const info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${this.precision}${note}`);
-    const embedding = model.weights.embeddingType === weightType ? ' and the embedding table' : '';
-    const held = `backend "${name}" holds the projection weights${embedding} as ${this.precision} on the GPU (widened to f32 in its kernels); norms and heads stay float32, and scores differ from the fp32 model's`;
-    this.info = weightType === 'f32' ? info : { ...info, weightDtype: this.precision, notes: [...(info.notes ?? []), held] };
+    const dtype = dtypeOfWeightType[weightType];
+    const info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${dtype}${note}`);
+    const embedding = model.weights.embedTokens.type !== 'f32' ? ' and the embedding table' : '';
+    const notes = [
+      `backend "${name}" holds the projection weights${embedding} as ${heldAs[weightType]} on the GPU, ${weightType === 'q8' || weightType === 'q4' ? 'dequantized' : 'widened'} to f32 in its kernels; norms and heads stay float32, and scores differ from the fp32 model's`,
+      ...(weightType === 'q4' && weightTypes.includes('q8')
+        ? [`backend "${name}" holds some matrices as q8, not q4: their rows are not whole blocks of 32 weights`]
+        : []),
+    ];
+    this.info = weightType === 'f32' ? info : { ...info, weightDtype: dtype, notes: [...(info.notes ?? []), ...notes] };
   }
 
   async doForward(request: ForwardRequestV1): Promise<ForwardResultV1> {
@@ -141,23 +166,29 @@ class WebGpuBackend implements BackendV1 {
  *   gpu: await getNodeGpu({ software: true }), allowSoftwareAdapter: true,
  * });
  */
+/** The dtype a model's quantized tensors are held in (the most compact), fp32 when it has none. */
+function heldDtype(model: DecoderModel): WebGpuDtype {
+  const formats = new Set([...(model.quantized?.values() ?? [])].map((tensor) => tensor.format));
+  return (['q4', 'q8', 'fp16', 'bf16'] as const).find((format) => formats.has(format)) ?? 'fp32';
+}
+
 export async function createWebGpuBackend(model: DecoderModel, options: WebGpuBackendOptions = {}): Promise<BackendV1> {
   validateDecoderModel(model, 'weights', { quantized: true });
-  for (const [name, tensor] of model.quantized ?? []) {
-    if (tensor.format !== 'fp16' && tensor.format !== 'bf16') {
-      throw new InvalidInputError(
-        `tensor "${name}" is held as ${tensor.format}; backend "webgpu" holds fp32, fp16 and bf16 weights (load the model with dtype 'fp32', 'fp16' or 'bf16')`,
-      );
-    }
-  }
-  const wantsF16 = options.precision === 'fp16';
+  const asked = options.dtype ?? options.precision ?? heldDtype(model);
+  const wantsF16 = asked === 'fp16';
   const acquired = await acquireDevice({ ...options, wantShaderF16: wantsF16 });
   const runtime = new GpuRuntime(acquired.device, { ownsDevice: acquired.ownsDevice, timeoutMs: options.timeoutMs ?? 120_000 });
   try {
-    const weightType = options.precision === 'bf16' ? 'bf16' : acquired.shaderF16 && wantsF16 ? 'f16' : 'f32';
-    const note = wantsF16 && weightType === 'f32' ? ' (fp16 was asked for, but the adapter lacks shader-f16)' : '';
-    const kernels = await compileKernelSet(runtime, weightType, model.config.headDim, runtime.placeholder);
-    const weights = uploadWeights(runtime, model, weightType);
+    const dtype: WebGpuDtype = wantsF16 && !acquired.shaderF16 ? 'fp32' : asked;
+    const note = wantsF16 && dtype === 'fp32' ? ' (fp16 was asked for, but the adapter lacks shader-f16)' : '';
+    const weights = uploadWeights(runtime, model, dtype);
+    const kernels = await compileKernelSet(runtime, weights.weightTypes, model.config.headDim, runtime.placeholder, weights.embedTokens.type).catch(
+      (error: unknown) => {
+        for (const buffer of weights.buffers) buffer.destroy();
+        weights.rotary.destroy();
+        throw error;
+      },
+    );
     const layout = { numLayers: model.config.numLayers, kvWidth: model.config.numKvHeads * model.config.headDim };
     return new WebGpuBackend(options.name ?? 'webgpu', { runtime, kernels, weights, layout }, describeAdapterInfo(acquired.info), note);
   } catch (error) {

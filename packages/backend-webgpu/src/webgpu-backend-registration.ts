@@ -25,8 +25,8 @@ export const webGpuBackendRegistration: BackendRegistration = {
   name: 'webgpu',
   priority: 30,
   sourceKinds: ['decoder'],
-  // fp16: weight matrices stored in half precision where the adapter has shader-f16 (else float32, said in the description); bf16 on any adapter.
-  dtypes: ['fp32', 'fp16', 'bf16'],
+  // fp16: weight matrices stored in half precision where the adapter has shader-f16 (else float32, said in the description); bf16, q8 and q4 on any adapter.
+  dtypes: ['fp32', 'fp16', 'bf16', 'q8', 'q4'],
   async unavailableReason(source, { requestedByName }) {
     const wrongSource = decoderOnly('webgpu', source);
     if (wrongSource) return wrongSource;
@@ -70,8 +70,8 @@ export const webGpuSoftwareBackendRegistration: BackendRegistration = {
   priority: 5,
   explicitOnly: true,
   sourceKinds: ['decoder'],
-  // fp16: weight matrices stored in half precision where the adapter has shader-f16 (else float32, said in the description); bf16 on any adapter.
-  dtypes: ['fp32', 'fp16', 'bf16'],
+  // fp16: weight matrices stored in half precision where the adapter has shader-f16 (else float32, said in the description); bf16, q8 and q4 on any adapter.
+  dtypes: ['fp32', 'fp16', 'bf16', 'q8', 'q4'],
   async unavailableReason(source) {
     const wrongSource = decoderOnly('webgpu-software', source);
     if (wrongSource) return wrongSource;
@@ -95,7 +95,7 @@ export const webGpuSoftwareBackendRegistration: BackendRegistration = {
   },
 };
 
-/** `dtype: 'fp16'` or `'bf16'` is the backend's `precision` of that name. */
-function precisionOf(dtype: WeightDtypeV1 | undefined): { precision?: 'fp16' | 'bf16' } {
-  return dtype === 'fp16' || dtype === 'bf16' ? { precision: dtype } : {};
+/** The resolver's `dtype`, as the backend's own. */
+function precisionOf(dtype: WeightDtypeV1 | undefined): { dtype?: WeightDtypeV1 } {
+  return dtype === undefined ? {} : { dtype };
 }

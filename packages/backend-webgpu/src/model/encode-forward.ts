@@ -2,7 +2,7 @@ import type { DispatchRecorder } from '../device/dispatch-recorder.js';
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
 import { cacheBufferUsage, cacheByteLength, cacheByteOffset, type CacheLayout } from '../kv-cache.js';
-import type { KernelSet } from '../shaders/kernel-set.js';
+import { upArguments, weightArguments, type KernelSet } from '../shaders/kernel-set.js';
 import type { ForwardPlan, ReadPlan } from './forward-plan.js';
 import type { GpuWeights } from './gpu-weights.js';
 
@@ -137,8 +137,15 @@ export function recordForward(
 
   kernels.gather(
     recorder,
-    { source: weights.embeddingType, target: 'f32' },
-    { indices: recorder.indices(plan.inputIds), source: weights.embedTokens, output: hidden, rows: tokens, width: hiddenSize },
+    { source: weights.embedTokens.type, target: 'f32' },
+    {
+      indices: recorder.indices(plan.inputIds),
+      source: weights.embedTokens.buffer,
+      ...(weights.embedTokens.scales ? { sourceScales: weights.embedTokens.scales } : {}),
+      output: hidden,
+      rows: tokens,
+      width: hiddenSize,
+    },
   );
   serveReads(0);
   // Returning caches runs every layer (and a decoder has at least one), so no cache is due here.
@@ -176,7 +183,7 @@ export function recordForward(
     kernels.rmsNorm(recorder, { input: hidden, weight: layerWeights.inputNorm, output: normed, rows: tokens, width: hiddenSize, eps: rmsNormEps });
     kernels.matmul(recorder, 'linear', {
       x: normed,
-      w: layerWeights.qkvWeight,
+      ...weightArguments(layerWeights.qkvWeight),
       out: qkv,
       bias: layerWeights.qkvBias,
       rows: tokens,
@@ -187,7 +194,7 @@ export function recordForward(
     kernels.attention(recorder, shape, { qkv, tokenInfo, blocks: queryBlocks, blockCount, cache, out: attention, rowStride, valueBase });
     kernels.matmul(recorder, 'linear', {
       x: attention,
-      w: layerWeights.outputWeight,
+      ...weightArguments(layerWeights.outputWeight),
       out: hidden,
       accumulate: true,
       rows: tokens,
@@ -200,8 +207,8 @@ export function recordForward(
       const xOffset = start * hiddenSize;
       kernels.matmul(recorder, 'swiglu', {
         x: normed,
-        w: layerWeights.gateWeight,
-        up: layerWeights.upWeight,
+        ...weightArguments(layerWeights.gateWeight),
+        ...upArguments(layerWeights.upWeight),
         out: mlp,
         rows,
         columns: intermediateSize,
@@ -210,7 +217,7 @@ export function recordForward(
       });
       kernels.matmul(recorder, 'linear', {
         x: mlp,
-        w: layerWeights.downWeight,
+        ...weightArguments(layerWeights.downWeight),
         out: hidden,
         accumulate: true,
         rows,

@@ -1,22 +1,23 @@
 import { headWidth, type DecoderConfig, type DecoderModel, type HeadKindV1 } from '@reward-lens/spec';
-import { dequantizeRows, quantizationPlan, resolveHeadTensors, toBfloat16Bits, type ResolvedHead } from '@reward-lens/spec/internal';
+import { resolveHeadTensors, type ResolvedHead } from '@reward-lens/spec/internal';
 
 import { BufferUsage } from '../device/gpu-constants.js';
 import type { GpuRuntime } from '../device/gpu-runtime.js';
+import type { WeightBuffer } from '../shaders/kernel-set.js';
 import type { WeightType } from '../shaders/shader-types.js';
-import { toFloat16Array } from './float16.js';
 import { GpuRotaryTables } from './rotary-tables.js';
+import { concatFloats, uploadRegion, weightMatrices, type WebGpuDtype } from './weight-matrices.js';
 
 export interface GpuLayerWeights {
   inputNorm: GPUBuffer;
   /** q, k and v projections stacked: `[(numHeads + 2 numKvHeads) headDim, hidden]`. */
-  qkvWeight: GPUBuffer;
+  qkvWeight: WeightBuffer;
   qkvBias: GPUBuffer | undefined;
-  outputWeight: GPUBuffer;
+  outputWeight: WeightBuffer;
   postAttentionNorm: GPUBuffer;
-  gateWeight: GPUBuffer;
-  upWeight: GPUBuffer;
-  downWeight: GPUBuffer;
+  gateWeight: WeightBuffer;
+  upWeight: WeightBuffer;
+  downWeight: WeightBuffer;
 }
 
 /**
@@ -36,15 +37,16 @@ export interface GpuHeadWeights {
 }
 
 /**
- * A decoder's tensors on the GPU, uploaded once per backend. The layers' matrices in `weightType`,
- * and the embedding table unless a head reads it (`embeddingType`), as the quantization plan has
- * it; heads, norms, biases and rotary tables in f32.
+ * A decoder's tensors on the GPU, uploaded once per backend. The layers' matrices, and the
+ * embedding table unless a head reads it, as the dtype holds them (the quantization plan);
+ * heads, norms, biases and rotary tables in f32.
  */
 export interface GpuWeights {
   config: DecoderConfig;
+  /** The dtype's own weight type (`f32` under fp32); `weightTypes` every one the layers hold (a q4 model holds some q8 matrices). */
   weightType: WeightType;
-  embedTokens: GPUBuffer;
-  embeddingType: WeightType;
+  weightTypes: WeightType[];
+  embedTokens: WeightBuffer;
   layers: GpuLayerWeights[];
   heads: Map<string, GpuHeadWeights>;
   /** Grown to the positions scored (call `rotary.ensure` before encoding); destroyed with the buffers. */
@@ -54,67 +56,42 @@ export interface GpuWeights {
   byteLength: number;
 }
 
-/** Uploads a validated model. */
-export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightType: WeightType): GpuWeights {
-  const { config, tensors } = model;
+const weightTypeOf: Record<WebGpuDtype, WeightType> = { fp32: 'f32', fp16: 'f16', bf16: 'bf16', q8: 'q8', q4: 'q4' };
+
+/** Uploads a validated model, its layers' matrices (and embedding table) held as `dtype` (see `weightMatrices`). */
+export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, dtype: WebGpuDtype): GpuWeights {
+  const { config } = model;
   const buffers: GPUBuffer[] = [];
   let byteLength = 0;
-  // A loader's 16-bit tensors are widened one at a time (exactly) and narrowed again to f16 where the matrices are f16.
-  const tensor = (name: string): Float32Array => {
-    const found = tensors.get(name);
-    if (found) return found;
-    const held = model.quantized?.get(name);
-    if (!held) throw new Error(`tensor "${name}" is missing after validation`);
-    const widened = new Float32Array(held.rows * held.columns);
-    dequantizeRows(held, 0, held.rows, widened);
-    return widened;
-  };
   const upload = (label: string, data: ArrayBufferView): GPUBuffer => {
     const buffer = runtime.uploadBuffer(label, data, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
     buffers.push(buffer);
     byteLength += buffer.size;
     return buffer;
   };
-  const matrix = (label: string, values: Float32Array) =>
-    upload(label, weightType === 'f16' ? toFloat16Array(values) : weightType === 'bf16' ? toBfloat16Array(values) : values);
-  // The plan's matrices (every projection, the embedding table unless a head reads it) in `weightType`; the rest float32.
-  const planned = quantizationPlan(config, weightType === 'f32' ? 'fp32' : weightType === 'f16' ? 'fp16' : 'bf16').tensors;
-  // bf16: a loader's bf16 tensors are uploaded as their bits, never widened (the weights held once, at their precision).
-  const heldBf16 = (name: string) => {
-    const held = weightType === 'bf16' ? model.quantized?.get(name) : undefined;
-    return held?.format === 'bf16' ? (held.data as Uint16Array) : undefined;
-  };
-  const projection = (name: string) => {
-    if (!planned.has(name)) return upload(name, tensor(name));
-    const bits = heldBf16(name);
-    return bits ? upload(name, padToWords(bits)) : matrix(name, tensor(name));
-  };
-  const vector = (name: string) => upload(name, tensor(name));
+  const matrices = weightMatrices(model, dtype);
+  const matrix = (name: string) => uploadRegion(name, matrices.region(name), upload);
+  const vector = (name: string) => upload(name, matrices.floats(name));
 
   const layers: GpuLayerWeights[] = [];
   for (let layer = 0; layer < config.numLayers; layer++) {
     const prefix = `model.layers.${layer}`;
     const attention = `${prefix}.self_attn`;
     const names = ['q_proj', 'k_proj', 'v_proj'].map((name) => `${attention}.${name}`);
-    const stacked = (suffix: string) => concat(names.map((name) => tensor(`${name}.${suffix}`)));
-    const heldQkv = names.map((name) => heldBf16(`${name}.weight`));
-    const qkvWeight = heldQkv.every((bits) => bits !== undefined)
-      ? upload(`${attention}.qkv_proj.weight`, padToWords(concatBits(heldQkv)))
-      : matrix(`${attention}.qkv_proj.weight`, stacked('weight'));
     layers.push({
       inputNorm: vector(`${prefix}.input_layernorm.weight`),
-      qkvWeight,
-      qkvBias: config.attentionBias ? upload(`${attention}.qkv_proj.bias`, stacked('bias')) : undefined,
-      outputWeight: projection(`${attention}.o_proj.weight`),
+      qkvWeight: uploadRegion(`${attention}.qkv_proj.weight`, matrices.stacked(names.map((name) => `${name}.weight`)), upload),
+      qkvBias: config.attentionBias ? upload(`${attention}.qkv_proj.bias`, concatFloats(names.map((name) => matrices.floats(`${name}.bias`)))) : undefined,
+      outputWeight: matrix(`${attention}.o_proj.weight`),
       postAttentionNorm: vector(`${prefix}.post_attention_layernorm.weight`),
-      gateWeight: projection(`${prefix}.mlp.gate_proj.weight`),
-      upWeight: projection(`${prefix}.mlp.up_proj.weight`),
-      downWeight: projection(`${prefix}.mlp.down_proj.weight`),
+      gateWeight: matrix(`${prefix}.mlp.gate_proj.weight`),
+      upWeight: matrix(`${prefix}.mlp.up_proj.weight`),
+      downWeight: matrix(`${prefix}.mlp.down_proj.weight`),
     });
   }
-  const embedTokens = projection('model.embed_tokens.weight');
-  // Each tensor uploads once, whichever heads read it (a tied LM head reads the embedding table).
-  const uploaded = new Map<string, GPUBuffer>([['model.embed_tokens.weight', embedTokens]]);
+  const embedTokens = matrix('model.embed_tokens.weight');
+  // Each tensor uploads once, whichever heads read it (a tied LM head reads the embedding table, float32 then).
+  const uploaded = new Map<string, GPUBuffer>(embedTokens.type === 'f32' ? [['model.embed_tokens.weight', embedTokens.buffer]] : []);
   const once = (name: string, make: () => GPUBuffer) => {
     let buffer = uploaded.get(name);
     if (!buffer) {
@@ -125,12 +102,23 @@ export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, weightTy
   };
   const heads = new Map<string, GpuHeadWeights>();
   for (const head of config.heads) {
-    const steps = compileHead(resolveHeadTensors(config, head, (name, shape) => once(name, () => (shape === 'matrix' ? projection(name) : vector(name)))));
+    // Heads stay float32 (outside the plan), whatever the dtype.
+    const steps = compileHead(resolveHeadTensors(config, head, (name) => once(name, () => vector(name))));
     heads.set(head.name, { name: head.name, kind: head.kind, width: headWidth(config, head), steps });
   }
   const rotary = new GpuRotaryTables(runtime, config.headDim, config.maxPositions, config.ropeTheta);
-  const embeddingType = planned.has('model.embed_tokens.weight') ? weightType : 'f32';
-  return { config, weightType, embedTokens, embeddingType, layers, heads, rotary, buffers, byteLength: byteLength + rotary.byteLength };
+  const weightTypes = matrices.types();
+  return {
+    config,
+    weightType: weightTypeOf[dtype],
+    weightTypes: weightTypes.length > 0 ? weightTypes : ['f32'],
+    embedTokens,
+    layers,
+    heads,
+    rotary,
+    buffers,
+    byteLength: byteLength + rotary.byteLength,
+  };
 }
 
 /** A head's resolved steps as GPU steps: every operation kept, each ReLU fused into the linear layer before it. */
@@ -148,39 +136,4 @@ export function compileHead(head: ResolvedHead<GPUBuffer>): GpuHeadStep[] {
   const last = steps[steps.length - 1];
   if (last?.op !== 'linear' || last.relu) throw new Error(`head "${head.name}" does not end with its output projection`);
   return steps;
-}
-
-/** float32 values as bfloat16 bits (round to nearest, ties to even, as the loaders round), padded to whole 4-byte words. */
-function toBfloat16Array(values: Float32Array): Uint16Array {
-  const bits = new Uint16Array(values.length + (values.length % 2));
-  for (let index = 0; index < values.length; index++) bits[index] = toBfloat16Bits(values[index]!);
-  return bits;
-}
-
-/** 16-bit values padded to whole 4-byte words (GPU buffers are), copied only when they must be. */
-function padToWords(bits: Uint16Array): Uint16Array {
-  if (bits.length % 2 === 0) return bits;
-  const padded = new Uint16Array(bits.length + 1);
-  padded.set(bits);
-  return padded;
-}
-
-function concatBits(parts: (Uint16Array | undefined)[]): Uint16Array {
-  const result = new Uint16Array(parts.reduce((sum, part) => sum + part!.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    result.set(part!, offset);
-    offset += part!.length;
-  }
-  return result;
-}
-
-function concat(parts: Float32Array[]): Float32Array {
-  const result = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    result.set(part, offset);
-    offset += part.length;
-  }
-  return result;
 }

@@ -1,9 +1,9 @@
 import { gridEntryPoint, kernelBindings } from './kernel-prelude.js';
-import { enableFor, storageOf, weightReaders, weightValue, workgroupIndex, type WeightType } from './shader-types.js';
+import { enableFor, weightBindings, weightReaders, weightValue, workgroupIndex, type WeightType } from './shader-types.js';
 
 export interface GatherVariant {
   source: WeightType;
-  target: WeightType;
+  target: 'f32' | 'f16';
 }
 
 export function gatherKey(variant: GatherVariant): string {
@@ -15,23 +15,23 @@ export function gatherKey(variant: GatherVariant): string {
  * the embedding lookup, hidden-state reads at requested positions, and the rows of an `lm`
  * head picked by `columns`.
  *
- * Parameters: `rows, width, sourceOffset, outputOffset` (in elements).
- * Bindings: params, indices, source, output.
+ * Parameters: `rows, width, sourceOffset, outputOffset` (in elements; a q8 or q4 source has none).
+ * Bindings: params, indices, output, source (then its scales, for q8 and q4).
  */
 export function gatherShader(variant: GatherVariant): string {
   const { source, target } = variant;
-  if (target === 'bf16') throw new Error('bf16 rows are read as f32, never copied as bf16');
   return `${enableFor(source, target)}
-${kernelBindings('rows: u32, width: u32, sourceOffset: u32, outputOffset: u32', `indices: u32, source: ${storageOf(source)}, output: read_write ${target}`)}
+${kernelBindings('rows: u32, width: u32, sourceOffset: u32, outputOffset: u32', `indices: u32, output: read_write ${target}, ${weightBindings(source, 'source')}`)}
 ${weightReaders(source, 'source')}
 
 ${gridEntryPoint(64)}
   let row = ${workgroupIndex};
   if (row >= params.rows) { return; }
-  let sourceStart = params.sourceOffset + indices[row] * params.width;
+  let sourceRow = indices[row];
+  let sourceStart = params.sourceOffset + sourceRow * params.width;
   let outputStart = params.outputOffset + row * params.width;
   for (var i = local.x; i < params.width; i += 64u) {
-    output[outputStart + i] = ${target}(${weightValue(source, 'source', 'sourceStart + i')});
+    output[outputStart + i] = ${target}(${weightValue(source, 'source', 'sourceStart + i', 'sourceRow')});
   }
 }
 `;

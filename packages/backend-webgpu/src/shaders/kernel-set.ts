@@ -6,7 +6,24 @@ import { gatherKey, gatherShader, type GatherVariant } from './gather-rows.js';
 import { MATMUL_TILE, matmulKey, matmulShader, type MatmulKind, type MatmulVariant } from './matmul.js';
 import { rmsNormKey, rmsNormShader, rmsNormWorkgroups } from './rms-norm.js';
 import { ropeScatterKey, ropeScatterShader } from './rope-scatter.js';
-import type { WeightType } from './shader-types.js';
+import { hasScales, type WeightType } from './shader-types.js';
+
+/** A weight matrix on the GPU: its buffer, how it is stored, and its scales (q8, q4). */
+export interface WeightBuffer {
+  buffer: GPUBuffer;
+  type: WeightType;
+  scales?: GPUBuffer;
+}
+
+/** A matmul's weight arguments for a `WeightBuffer`: `w`, how it is stored, and its scales. */
+export function weightArguments(matrix: WeightBuffer): Pick<MatmulArguments, 'w' | 'weightType' | 'wScales'> {
+  return { w: matrix.buffer, weightType: matrix.type, ...(matrix.scales ? { wScales: matrix.scales } : {}) };
+}
+
+/** A SwiGLU matmul's up-projection arguments for a `WeightBuffer` (held as the gate is). */
+export function upArguments(matrix: WeightBuffer): Pick<MatmulArguments, 'up' | 'upScales'> {
+  return { up: matrix.buffer, ...(matrix.scales ? { upScales: matrix.scales } : {}) };
+}
 
 export interface MatmulArguments {
   x: BindingSource;
@@ -18,10 +35,13 @@ export interface MatmulArguments {
   bias?: BindingSource;
   /** `linear`: `max(0, ·)` after the bias (a ReLU hidden layer of a head). */
   relu?: boolean;
-  /** `swiglu`: the up-projection (`w` is the gate). */
+  /** `swiglu`: the up-projection (`w` is the gate), stored as `w` is. */
   up?: BindingSource;
-  /** How `w` is stored: the model's weight type (the default), or `f32` for a head's matrices, which stay float32. */
+  /** How `w` (and `up`) are stored: the kernel set's weight type when absent. */
   weightType?: WeightType;
+  /** The scales of `w` and of `up`, for q8 and q4. */
+  wScales?: BindingSource;
+  upScales?: BindingSource;
   rows: number;
   columns: number;
   depth: number;
@@ -58,13 +78,21 @@ export class KernelSet {
   }
 
   matmul(recorder: DispatchRecorder, kind: MatmulKind, args: MatmulArguments): void {
-    const key = matmulKey({ weightType: args.weightType ?? this.weightType, kind });
+    const weightType = args.weightType ?? this.weightType;
+    const key = matmulKey({ weightType, kind });
     const params = recorder.uniform(
       words(args.rows, args.columns, args.depth, args.xOffset ?? 0, args.outOffset ?? 0, args.accumulate ? 1 : 0, args.bias ? 1 : 0, args.relu ? 1 : 0),
     );
-    const fourth = kind === 'swiglu' ? args.up : (args.bias ?? this.#placeholder);
-    if (!fourth) throw new Error('a swiglu matmul needs the up-projection');
-    const bindings = [params, args.x, args.w, args.out, fourth];
+    const scaled = hasScales(weightType);
+    const weight = (buffer: BindingSource | undefined, scales: BindingSource | undefined, what: string): BindingSource[] => {
+      if (!buffer) throw new Error(`a ${kind} matmul needs ${what}`);
+      if (scaled && !scales) throw new Error(`a ${weightType} matmul needs the scales of ${what}`);
+      return scaled ? [buffer, scales!] : [buffer];
+    };
+    const bindings =
+      kind === 'swiglu'
+        ? [params, args.x, args.out, ...weight(args.w, args.wScales, 'the gate projection'), ...weight(args.up, args.upScales, 'the up-projection')]
+        : [params, args.x, args.out, args.bias ?? this.#placeholder, ...weight(args.w, args.wScales, 'its weights')];
     const rowTiles = Math.ceil(args.rows / MATMUL_TILE);
     const columnTiles = Math.ceil(args.columns / MATMUL_TILE);
     if (rowTiles > MAX_WORKGROUPS_PER_DIMENSION || columnTiles > MAX_WORKGROUPS_PER_DIMENSION) {
@@ -97,11 +125,23 @@ export class KernelSet {
   gather(
     recorder: DispatchRecorder,
     variant: GatherVariant,
-    args: { indices: BindingSource; source: BindingSource; output: BindingSource; rows: number; width: number; sourceOffset?: number; outputOffset?: number },
+    args: {
+      indices: BindingSource;
+      source: BindingSource;
+      /** The source's scales, for a q8 or q4 source. */
+      sourceScales?: BindingSource;
+      output: BindingSource;
+      rows: number;
+      width: number;
+      sourceOffset?: number;
+      outputOffset?: number;
+    },
   ): void {
     const key = gatherKey(variant);
     const params = recorder.uniform(words(args.rows, args.width, args.sourceOffset ?? 0, args.outputOffset ?? 0));
-    recorder.dispatch(key, this.#pipeline(key), [params, args.indices, args.source, args.output], gridFor(args.rows));
+    if (hasScales(variant.source) && !args.sourceScales) throw new Error(`a ${variant.source} gather needs the source's scales`);
+    const bindings = [params, args.indices, args.output, args.source, ...(args.sourceScales ? [args.sourceScales] : [])];
+    recorder.dispatch(key, this.#pipeline(key), bindings, gridFor(args.rows));
   }
 
   ropeScatter(
@@ -145,17 +185,20 @@ export class KernelSet {
   }
 }
 
-/** Every shader a decoder with this head size and weight type runs, by key. */
-export function kernelSources(weightType: WeightType, headDim: number): Map<string, string> {
+/**
+ * Every shader a decoder with this head size runs, by key: a matmul of each kind for each weight
+ * type its layers hold (`weightTypes`: a q4 model holds some matrices as q8), a float32 linear one
+ * for the heads (they stay float32), and the gathers from f32 and from the embedding table's type.
+ */
+export function kernelSources(weightTypes: readonly WeightType[], headDim: number, embeddingType: WeightType = weightTypes[0]!): Map<string, string> {
   const sources = new Map<string, string>();
-  // The layers' matrices in `weightType`; heads (and an embedding table a head reads) stay float32, as the quantization plan has it.
-  const matmuls: MatmulVariant[] = [
-    { weightType, kind: 'linear' },
-    { weightType, kind: 'swiglu' },
-    ...(weightType === 'f32' ? [] : [{ weightType: 'f32' as const, kind: 'linear' as const }]),
-  ];
+  const matmuls: MatmulVariant[] = weightTypes.flatMap((weightType) => [
+    { weightType, kind: 'linear' as const },
+    { weightType, kind: 'swiglu' as const },
+  ]);
+  if (!weightTypes.includes('f32')) matmuls.push({ weightType: 'f32', kind: 'linear' });
   for (const variant of matmuls) sources.set(matmulKey(variant), matmulShader(variant));
-  const gathers: GatherVariant[] = [{ source: 'f32', target: 'f32' }, ...(weightType === 'f32' ? [] : [{ source: weightType, target: 'f32' as const }])];
+  const gathers: GatherVariant[] = [{ source: 'f32', target: 'f32' }, ...(embeddingType === 'f32' ? [] : [{ source: embeddingType, target: 'f32' as const }])];
   for (const variant of gathers) sources.set(gatherKey(variant), gatherShader(variant));
   for (const gather of [false, true]) sources.set(rmsNormKey(gather), rmsNormShader(gather));
   sources.set(ropeScatterKey, ropeScatterShader());
@@ -164,11 +207,18 @@ export function kernelSources(weightType: WeightType, headDim: number): Map<stri
 }
 
 /**
- * Compiles (in parallel) every kernel a model needs; a shader that fails to compile rejects.
- * Pipelines are cached per device, so backends sharing a device compile once.
+ * Compiles (in parallel) every kernel a model needs (see `kernelSources`; the first weight type
+ * is the set's default); a shader that fails to compile rejects. Pipelines are cached per
+ * device, so backends sharing a device compile once.
  */
-export async function compileKernelSet(runtime: GpuRuntime, weightType: WeightType, headDim: number, placeholder: GPUBuffer): Promise<KernelSet> {
-  const entries = [...kernelSources(weightType, headDim)];
+export async function compileKernelSet(
+  runtime: GpuRuntime,
+  weightTypes: readonly WeightType[],
+  headDim: number,
+  placeholder: GPUBuffer,
+  embeddingType: WeightType = weightTypes[0]!,
+): Promise<KernelSet> {
+  const entries = [...kernelSources(weightTypes, headDim, embeddingType)];
   const pipelines = await Promise.all(entries.map(([key, code]) => runtime.pipeline(key, code)));
-  return new KernelSet(weightType, new Map(entries.map(([key], index) => [key, pipelines[index]!])), placeholder);
+  return new KernelSet(weightTypes[0]!, new Map(entries.map(([key], index) => [key, pipelines[index]!])), placeholder);
 }

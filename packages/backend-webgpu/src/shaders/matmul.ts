@@ -1,5 +1,5 @@
 import { kernelBindings } from './kernel-prelude.js';
-import { enableFor, storageOf, weightReaders, weightValue, type WeightType } from './shader-types.js';
+import { enableFor, weightBindings, weightReaders, weightValue, type WeightType } from './shader-types.js';
 
 /**
  * A plain matmul (`linear`: store or add to the output, with an optional bias, chosen per call)
@@ -43,15 +43,16 @@ export function matmulKey(variant: MatmulVariant): string {
  * Parameters: `rows, columns, depth, xOffset, outOffset` (offsets in elements), then for
  * `linear` `accumulate` (1: add to the output, a residual connection), `hasBias` and `relu`
  * (1: `max(0, x·wᵀ + bias)`, a head's ReLU hidden layer, fused into the store).
- * Bindings: params, x, w, out, then `bias` (`linear`; bind any f32 buffer when `hasBias` is 0)
- * or the up-projection `w2` (`swiglu`).
+ * Bindings: params, x, out, then for `linear` `bias` (bind any f32 buffer when `hasBias` is 0)
+ * and `w`, for `swiglu` the gate `w` and the up-projection `w2`; each weight buffer followed by
+ * its scales for q8 and q4 (`weightBindings`).
  */
 export function matmulShader(variant: MatmulVariant): string {
   const { weightType } = variant;
   const swiglu = variant.kind === 'swiglu';
   const tileDepth = swiglu ? 16 : 32;
   const threads = THREADS_PER_SIDE * THREADS_PER_SIDE;
-  const load = (name: string) => weightValue(weightType, name, 'column * depth + k');
+  const load = (name: string) => weightValue(weightType, name, 'column * depth + k', 'column');
   const when = (condition: boolean, text: string) => (condition ? text : '');
   // The micro-tile is spelled out in scalars (no private arrays): compilers keep them in
   // registers, where an indexed array can end up in memory (software adapters always do that).
@@ -71,7 +72,9 @@ export function matmulShader(variant: MatmulVariant): string {
   return `${enableFor(weightType)}
 ${kernelBindings(
   'rows: u32, columns: u32, depth: u32, xOffset: u32, outOffset: u32, accumulate: u32, hasBias: u32, relu: u32',
-  `x: f32, w: ${storageOf(weightType)}, out: read_write f32, ${swiglu ? `w2: ${storageOf(weightType)}` : 'bias: f32'}`,
+  swiglu
+    ? `x: f32, out: read_write f32, ${weightBindings(weightType, 'w')}, ${weightBindings(weightType, 'w2')}`
+    : `x: f32, out: read_write f32, bias: f32, ${weightBindings(weightType, 'w')}`,
 )}
 ${swiglu ? weightReaders(weightType, 'w', 'w2') : weightReaders(weightType, 'w')}
 

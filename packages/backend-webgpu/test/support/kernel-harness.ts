@@ -16,7 +16,7 @@ export interface KernelHarness {
 
 export async function createKernelHarness(headDim = 16): Promise<KernelHarness> {
   const runtime = new GpuRuntime(await sharedSoftwareDevice(), { ownsDevice: false, timeoutMs: 60_000 });
-  const kernels = await compileKernelSet(runtime, 'f32', headDim, runtime.placeholder);
+  const kernels = await compileKernelSet(runtime, ['f32'], headDim, runtime.placeholder);
   const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
   return {
     runtime,
