@@ -77,7 +77,13 @@ describe('optional backends', () => {
         throw new Error('created');
       },
     };
-    const registration = lazyRegistration({ name: 'inner', packageName: '@reward-lens/inner', priority: 1, sourceKinds: ['decoder', 'onnx'], load: async () => inner });
+    const registration = lazyRegistration({
+      name: 'inner',
+      packageName: '@reward-lens/inner',
+      priority: 1,
+      sourceKinds: ['decoder', 'onnx'],
+      load: async () => inner,
+    });
     expect(await registration.unavailableReason(source, { requestedByName: true })).toBeNull();
     expect(await registration.unavailableReason({ kind: 'onnx', path: 'model.onnx', description: 'a graph' }, { requestedByName: true })).toBe('decoders only');
     await expect(registration.create(source, {})).rejects.toThrow('created');
