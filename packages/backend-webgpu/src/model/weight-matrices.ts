@@ -76,10 +76,14 @@ function bytesOf(view: ArrayBufferView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
+function byteLengthOf(parts: readonly Uint8Array[]): number {
+  return parts.reduce((sum, part) => sum + part.byteLength, 0);
+}
+
 function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const result = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) result.set(part, (offset += part.byteLength) - part.byteLength);
+  const result = new Uint8Array(byteLengthOf(parts));
+  // Each part at the sum of the lengths before it (a few parts: q, k and v).
+  parts.forEach((part, index) => result.set(part, byteLengthOf(parts.slice(0, index))));
   return result;
 }
 
