@@ -101,7 +101,7 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
     try {
       expect(gpu.precision).toBe('bf16');
       expect(gpu.info.weightDtype).toBe('bf16');
-      expect(gpu.info.description).toMatch(/SwiftShader.*, bf16$/);
+      expect(gpu.info.description).toMatch(/SwiftShader.*, bf16, \d\.\d\d bytes\/parameter on the GPU$/);
       expect(gpu.info.notes).toContain(
         'backend "webgpu" holds the projection weights and the embedding table as bf16 (16-bit brain floats, each weight rounded to the nearest) on the GPU, widened to f32 in its kernels; norms and heads stay float32, and scores differ from the fp32 model\'s',
       );
@@ -167,6 +167,19 @@ describe.skipIf(unavailable !== null)('createWebGpuBackend (SwiftShader)', () =>
     } finally {
       await gpu.dispose();
     }
+  });
+
+  it('says in its description what the weights take on the GPU, per parameter: 4 at fp32, less at bf16, less again at q8', async () => {
+    const perParameter = async (dtype: 'fp32' | 'bf16' | 'q8') => {
+      const gpu = await createWebGpuBackend(model, { allowSoftwareAdapter: true, device: await sharedSoftwareDevice(), dtype });
+      await gpu.dispose();
+      return Number(/, (\d+\.\d\d) bytes\/parameter on the GPU$/.exec(gpu.info.description)?.[1]);
+    };
+    const [fp32, bf16, q8] = [await perParameter('fp32'), await perParameter('bf16'), await perParameter('q8')];
+    expect(fp32).toBe(4);
+    // This small model's heads and norms (float32 under every dtype) are a large share of it.
+    expect(bf16).toBeLessThan(0.75 * fp32);
+    expect(q8).toBeLessThan(0.75 * bf16);
   });
 
   it('matches backend-tiny on every read of a batch padded on both sides, row by row', async () => {

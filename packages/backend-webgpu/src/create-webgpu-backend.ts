@@ -4,6 +4,7 @@ import {
   capabilitiesOf,
   decoderModelInfo,
   describeDecoder,
+  expectedTensorShapes,
   validateDecoderModel,
   validateForwardRequest,
   type BackendV1,
@@ -87,7 +88,13 @@ class WebGpuBackend implements BackendV1 {
     const { config, weightType, weightTypes } = model.weights;
     this.precision = weightType === 'f16' ? 'fp16' : weightType === 'bf16' ? 'bf16' : 'fp32';
     const dtype = dtypeOfWeightType[weightType];
-    const info = decoderModelInfo(config, `${describeDecoder(config)} on ${adapterDescription}, ${dtype}${note}`);
+    // What the weights take on the GPU (the rotary tables, grown with the positions scored, apart).
+    const parameters = [...expectedTensorShapes(config).values()].reduce((sum, shape) => sum + shape.reduce((product, size) => product * size, 1), 0);
+    const perParameter = (model.weights.byteLength - model.weights.rotary.byteLength) / parameters;
+    const info = decoderModelInfo(
+      config,
+      `${describeDecoder(config)} on ${adapterDescription}, ${dtype}${note}, ${perParameter.toFixed(2)} bytes/parameter on the GPU`,
+    );
     const embedding = model.weights.embedTokens.type !== 'f32' ? ' and the embedding table' : '';
     const notes = [
       `backend "${name}" holds the projection weights${embedding} as ${heldAs[weightType]} on the GPU, ${weightType === 'q8' || weightType === 'q4' ? 'dequantized' : 'widened'} to f32 in its kernels; norms and heads stay float32, and scores differ from the fp32 model's`,
