@@ -10,7 +10,8 @@ import { createRandomDecoder } from '@reward-lens/spec';
 const probe = fileURLToPath(new URL('./dtype-probe.ts', import.meta.url));
 
 /**
- * The bench model exported with fp32, q8 and q4 projections (MatMulNBits) and run on onnx-node,
+ * The bench model exported with fp32, q8 and q4 projections (MatMulNBits), and as a float16 graph
+ * (model_fp16.onnx), and run on onnx-node,
  * each in a process of its own: resident memory after loading per parameter, the forward's time
  * against fp32's, and the value head's largest difference from fp32's (random weights).
  */
@@ -20,7 +21,7 @@ export async function compareDtypes(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'reward-lens-onnx-dtypes-'));
   const results: Record<string, { before: number; afterLoad: number; seconds: number; read: number[] }> = {};
   try {
-    for (const dtype of ['fp32', 'q8', 'q4'] as const) {
+    for (const dtype of ['fp32', 'fp16', 'q8', 'q4'] as const) {
       const path = join(root, `${dtype}.onnx`);
       await writeFile(path, exportDecoderToOnnx(model, { withPast: true, dtype }));
       const result = spawnSync(process.execPath, [...process.execArgv, probe, '--graph', path], { encoding: 'utf8', env: process.env });

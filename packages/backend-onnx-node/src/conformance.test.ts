@@ -17,3 +17,16 @@ runBackendConformance({
   label: 'onnx-node, heads only',
   createBackend: (model) => createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: false }), { config: model.config, intraOpThreads: 1 }),
 });
+
+// A float16 graph (the hub's model_fp16.onnx, as `dtype: 'fp16'` exports it: weights, activations
+// and cache in half precision), against the float64 oracle over the float32 weights at the
+// tolerance of the fp16 precision it declares.
+runBackendConformance({
+  harness: vitestHarness({ describe, it }),
+  label: 'onnx-node, float16 graph with past, hidden states and read positions',
+  createBackend: (model) =>
+    createOnnxNodeBackend(exportDecoderToOnnx(model, { withPast: true, hiddenStates: true, readPositions: true, dtype: 'fp16' }), {
+      decoder: model,
+      intraOpThreads: 1,
+    }),
+});

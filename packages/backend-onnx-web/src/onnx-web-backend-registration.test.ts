@@ -103,7 +103,7 @@ describe('onnxWebBackendRegistration in Node', () => {
       actual.forEach((value, index) => expect(Math.abs(value - expected[index]!)).toBeLessThan(1e-5));
       await web.dispose();
       await expect(resolveBackend('onnx-web', { kind: 'decoder', model, description: 'seeded weights' }, { dtype: 'bf16' })).rejects.toThrow(
-        /it does not hold weights as bf16 \(it holds fp32, q8, q4\)/,
+        /it does not hold weights as bf16 \(it holds fp32, fp16, q8, q4\)/,
       );
     } finally {
       await tiny.dispose();

@@ -13,15 +13,19 @@ import {
 import type { ExportedHead, OnnxBackendOptions } from './create-ort-backend.js';
 import { inMemoryGraphOptions } from './in-memory-graph.js';
 
-/** The weight dtypes an ONNX backend holds: a graph of them, or decoder weights exported so (MatMulNBits). */
-export const ortBackendDtypes: readonly WeightDtypeV1[] = ['fp32', 'q8', 'q4'];
+/**
+ * The weight dtypes an ONNX backend holds: a graph of them (`model_fp16.onnx`, `model_q4.onnx`),
+ * or decoder weights exported so (MatMulNBits for q8 and q4; fp16 in memory only, up to the
+ * in-memory limit).
+ */
+export const ortBackendDtypes: readonly WeightDtypeV1[] = ['fp32', 'fp16', 'q8', 'q4'];
 
 /** How decoder weights are exported for an ONNX backend: with the cache, hidden states and read positions, at a dtype. */
 export interface DecoderExportOptions {
   withPast: boolean;
   hiddenStates: boolean;
   readPositions: boolean;
-  dtype: 'fp32' | 'q8' | 'q4';
+  dtype: 'fp32' | 'fp16' | 'q8' | 'q4';
 }
 
 /** A graph written to files for a session to load: the graph's path, and how to remove the files once it is loaded. */
@@ -88,9 +92,11 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
   if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason(name, source, ortSourceKinds(factory)));
   const dtype = exportDtype(name, options.dtype, source.model);
   const exportOptions: DecoderExportOptions = { withPast: true, hiddenStates: true, readPositions: true, dtype };
-  const reduced = dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`;
+  const reduced = dtype === 'fp32' ? '' : dtype === 'fp16' ? ' (fp16, the whole graph)' : ` (${dtype}, MatMulNBits)`;
   const common = { ...settings, decoder: source.model, ...(dtype === 'fp32' ? {} : { weightDtype: dtype }) };
-  if (factory.exportToFiles && decoderWeightBytes(source.model) > (factory.inMemoryLimitBytes ?? defaultInMemoryLimitBytes)) {
+  const overLimit = decoderWeightBytes(source.model) > (factory.inMemoryLimitBytes ?? defaultInMemoryLimitBytes);
+  if (dtype === 'fp16' && overLimit) throw new Error(fp16OverLimit(name));
+  if (factory.exportToFiles && overLimit) {
     const files = await (await factory.exportToFiles())(source.model, exportOptions);
     try {
       // At 7B (q4): 123 s and 8.8 GB to load this way, 7 s and 4.4 GB from a folder exported once.
@@ -118,6 +124,7 @@ async function createFromFolder<Options extends OnnxBackendOptions>(
   settings: Options,
 ): Promise<BackendV1> {
   const asked = options.dtype ?? source.dtype;
+  if (asked === 'fp16') throw new Error(fp16OverLimit(factory.name));
   if (asked !== undefined && !ortBackendDtypes.includes(asked)) throw new Error(`${factory.name} holds ${ortBackendDtypes.join(', ')} weights, not ${asked}`);
   const dtype = (asked ?? 'fp32') as DecoderExportOptions['dtype'];
   const files = await (await exportFolderToFiles())(source, { withPast: true, hiddenStates: true, readPositions: true, dtype });
@@ -136,9 +143,14 @@ async function createFromFolder<Options extends OnnxBackendOptions>(
   }
 }
 
+/** Why fp16 weights are not exported through files: a float16 graph is written whole, in memory. */
+function fp16OverLimit(name: string): string {
+  return `${name} runs float16 graphs (a folder's onnx/model_fp16.onnx) and exports decoder weights at fp16 only in memory, under protobuf's 2 GiB: these are read as a folder or over that; ask for fp32, q8 or q4, or run fp16 weights on backend tiny or webgpu`;
+}
+
 /** The dtype an in-memory export writes: the one asked for, else that of the tensors a loader quantized. */
-function exportDtype(name: string, asked: WeightDtypeV1 | undefined, model: DecoderModel): 'fp32' | 'q8' | 'q4' {
-  if (asked === 'q8' || asked === 'q4' || asked === 'fp32') return asked;
+function exportDtype(name: string, asked: WeightDtypeV1 | undefined, model: DecoderModel): DecoderExportOptions['dtype'] {
+  if (asked === 'q8' || asked === 'q4' || asked === 'fp32' || asked === 'fp16') return asked;
   if (asked !== undefined) throw new Error(`${name} holds ${ortBackendDtypes.join(', ')} weights, not ${asked}`);
   const formats = new Set([...(model.quantized?.values() ?? [])].map((tensor) => tensor.format));
   return formats.has('q4') ? 'q4' : formats.has('q8') ? 'q8' : 'fp32';

@@ -6,7 +6,7 @@ import type { OrtModule, OrtSession, OrtTensor, OrtValueMetadata } from './ort-m
 class FakeTensor implements OrtTensor {
   constructor(
     readonly type: string,
-    readonly data: BigInt64Array | Float32Array,
+    readonly data: BigInt64Array | Float32Array | Uint16Array,
     readonly dims: readonly number[],
   ) {}
 }

@@ -133,16 +133,20 @@ export async function createOrtBackend<SessionOptions extends object>(
       attentionHeads,
       maxRunBytes,
     };
-    const dtype = settings.weightDtype ?? 'fp32';
-    const notes = [
-      ...(resolved.info.notes ?? []),
-      ...(settings.notes ?? []),
-      ...(dtype === 'fp32'
+    // A float16 graph (the hub's model_fp16.onnx) holds and computes in half precision, whatever it was named.
+    const half = layout.floatType === 'float16';
+    const dtype = half ? 'fp16' : (settings.weightDtype ?? 'fp32');
+    const held =
+      dtype === 'fp32'
         ? []
-        : [`backend "${settings.name}" runs a graph with ${dtype} projection weights (onnxruntime's MatMulNBits): scores differ from the fp32 model's`]),
-    ];
+        : half
+          ? [
+              `backend "${settings.name}" runs a float16 graph (weights, activations and cache in half precision; operators onnxruntime has no float16 kernel for run through casts it inserts): scores differ from the fp32 model's`,
+            ]
+          : [`backend "${settings.name}" runs a graph with ${dtype} projection weights (onnxruntime's MatMulNBits): scores differ from the fp32 model's`];
+    const notes = [...(resolved.info.notes ?? []), ...(settings.notes ?? []), ...held];
     const info = { ...resolved.info, ...(dtype === 'fp32' ? {} : { weightDtype: dtype }), ...(notes.length > 0 ? { notes } : {}) };
-    return new OrtBackend(settings.name, state, info, capabilities, layout.hasPresent);
+    return new OrtBackend(settings.name, state, info, capabilities, layout.hasPresent, half ? 'fp16' : 'fp32');
   } catch (error) {
     await session.release();
     throw error;
@@ -171,5 +175,5 @@ function kvShapeOf(layout: GraphLayout, config: OnnxModelConfig, file: string) {
       file,
     });
   }
-  return { layers: layout.pastLayers, kvHeads, headDim };
+  return { layers: layout.pastLayers, kvHeads, headDim, floatType: layout.floatType };
 }

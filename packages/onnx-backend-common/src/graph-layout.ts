@@ -41,6 +41,8 @@ export interface GraphLayout {
   /** `k` of every `hidden_states.{k}` output, ascending. */
   hiddenLayers: number[];
   hiddenSize: number | undefined;
+  /** How the head, hidden-state and cache values are held: float32, or float16 (a hub `model_fp16.onnx`). */
+  floatType: 'float32' | 'float16';
 }
 
 const pastPattern = /^past_key_values\.(\d+)\.(key|value)$/;
@@ -83,6 +85,7 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
   const heads: HeadOutput[] = [];
   const hiddenLayers: number[] = [];
   let hiddenSize: number | undefined;
+  let floatType: 'float32' | 'float16' | undefined;
   for (const output of outputs) {
     const width = lastDimension(output);
     const hidden = hiddenPattern.exec(output.name);
@@ -101,12 +104,17 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     else if (perToken.startsWith('scores.')) head = { ...base, kind: 'value', name: perToken.slice('scores.'.length) };
     else if (perToken.startsWith('class_logits.')) head = { ...base, kind: 'token-classification', name: perToken.slice('class_logits.'.length) };
     else continue;
-    if (output.type !== 'float32') fail(`output "${output.name}" is ${output.type ?? 'not a tensor'}; only float32 graphs are supported`);
+    floatType ??= output.type === 'float16' ? 'float16' : 'float32';
+    if (output.type !== floatType) {
+      fail(
+        `output "${output.name}" is ${output.type ?? 'not a tensor'}; only float32 or float16 graphs are supported, one or the other throughout (this one's first is ${floatType})`,
+      );
+    }
     if (head) heads.push(head);
   }
   if (heads.length === 0 && hiddenLayers.length === 0) fail('it has no head outputs (logits, scores.*, class_logits.*) and no hidden_states.* outputs');
   for (const input of inputs.filter((candidate) => pastPattern.test(candidate.name))) {
-    if (input.type !== 'float32') fail(`input "${input.name}" is ${input.type ?? 'not a tensor'}; only float32 caches are supported`);
+    if (input.type !== floatType) fail(`input "${input.name}" is ${input.type ?? 'not a tensor'}; the outputs are ${floatType}, and the cache must be too`);
   }
   hiddenLayers.sort((a, b) => a - b);
   return {
@@ -118,6 +126,7 @@ export function inspectGraphLayout(inputs: readonly ValueDescription[], outputs:
     heads,
     hiddenLayers,
     hiddenSize,
+    floatType: floatType ?? 'float32',
   };
 }
 

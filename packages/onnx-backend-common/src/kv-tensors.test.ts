@@ -5,7 +5,7 @@ import { pastFeedData, rowsOfPresents, type KvShape } from './kv-tensors.js';
 import { BackendCacheHandle } from '@reward-lens/spec/internal';
 import type { RowKeyValues } from './stored-row.js';
 
-const shape: KvShape = { layers: 2, kvHeads: 2, headDim: 2 };
+const shape: KvShape = { layers: 2, kvHeads: 2, headDim: 2, floatType: 'float32' };
 
 /** A plan for rows of `lengths` real tokens (right-padded) after pasts of `pastLengths`. */
 function plan(lengths: number[], pastLengths: number[]): BatchPlan {

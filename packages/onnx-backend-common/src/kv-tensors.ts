@@ -1,10 +1,22 @@
 import type { BatchPlan } from './batch-plan.js';
-import { StoredRow, ViewGroup, type RowKeyValues } from './stored-row.js';
+import { StoredRow, ViewGroup, type KvArray, type RowKeyValues } from './stored-row.js';
 
 export interface KvShape {
   layers: number;
   kvHeads: number;
   headDim: number;
+  /** How the graph's cache inputs and outputs hold their values. */
+  floatType: 'float32' | 'float16';
+}
+
+/** A cache array of `length` values of the graph's float type. */
+export function kvArray(shape: Pick<KvShape, 'floatType'>, length: number): KvArray {
+  return shape.floatType === 'float16' ? new Uint16Array(length) : new Float32Array(length);
+}
+
+/** A view of `length` values from `byteOffset` of `like`'s buffer, of `like`'s type. */
+function kvView(like: KvArray, byteOffset: number, length: number): KvArray {
+  return like instanceof Uint16Array ? new Uint16Array(like.buffer, byteOffset, length) : new Float32Array(like.buffer, byteOffset, length);
 }
 
 type Part = keyof RowKeyValues;
@@ -25,7 +37,7 @@ export function pastFeedData(pasts: readonly (RowKeyValues | null)[], plan: Batc
 }
 
 /** The rows' stored arrays of one layer as one view, when they are back to back at the full past length. */
-function storedSpan(pasts: readonly (RowKeyValues | null)[], plan: BatchPlan, part: Part, layer: number): Float32Array | undefined {
+function storedSpan(pasts: readonly (RowKeyValues | null)[], plan: BatchPlan, part: Part, layer: number): KvArray | undefined {
   const first = pasts[0]?.[part][layer];
   if (first === undefined || plan.pastLength === 0 || plan.rowPastLengths.some((length) => length !== plan.pastLength)) return undefined;
   let end = first.byteOffset + first.byteLength;
@@ -34,13 +46,13 @@ function storedSpan(pasts: readonly (RowKeyValues | null)[], plan: BatchPlan, pa
     if (next === undefined || next.buffer !== first.buffer || next.byteOffset !== end) return undefined;
     end += next.byteLength;
   }
-  return pasts.length === 1 ? first : new Float32Array(first.buffer, first.byteOffset, (end - first.byteOffset) / Float32Array.BYTES_PER_ELEMENT);
+  return pasts.length === 1 ? first : kvView(first, first.byteOffset, (end - first.byteOffset) / first.BYTES_PER_ELEMENT);
 }
 
-function packPast(pasts: readonly (RowKeyValues | null)[], plan: BatchPlan, shape: KvShape, layer: number, part: Part): Float32Array {
+function packPast(pasts: readonly (RowKeyValues | null)[], plan: BatchPlan, shape: KvShape, layer: number, part: Part): KvArray {
   const { kvHeads, headDim } = shape;
   const { pastLength } = plan;
-  const data = new Float32Array(plan.batchSize * kvHeads * pastLength * headDim);
+  const data = kvArray(shape, plan.batchSize * kvHeads * pastLength * headDim);
   pasts.forEach((past, row) => {
     if (past === null) return;
     const length = plan.rowPastLengths[row]!;
@@ -79,7 +91,7 @@ export function rowsOfPresents(presents: RowKeyValues, plan: BatchPlan, shape: K
   const group = viewCount * 2 > plan.batchSize ? new ViewGroup(plan.batchSize) : undefined;
   return filling.map((fillsSlot, row) => {
     if (group === undefined || !fillsSlot) return new StoredRow(packRow(presents, plan, shape, row, keptColumns[row]!));
-    const view = (present: Float32Array) => (plan.batchSize === 1 ? present : present.subarray(row * rowSize, (row + 1) * rowSize));
+    const view = (present: KvArray) => (plan.batchSize === 1 ? present : present.subarray(row * rowSize, (row + 1) * rowSize));
     return new StoredRow({ keys: presents.keys.map(view), values: presents.values.map(view) }, group);
   });
 }
@@ -97,8 +109,8 @@ function packRow(presents: RowKeyValues, plan: BatchPlan, shape: KvShape, row: n
     else runs.push({ from: slot, count: 1 });
   }
   const length = rowPast + columns.length;
-  const pack = (present: Float32Array): Float32Array => {
-    const out = new Float32Array(kvHeads * length * headDim);
+  const pack = (present: KvArray): KvArray => {
+    const out = kvArray(shape, kvHeads * length * headDim);
     let target = 0;
     for (let head = 0; head < kvHeads; head++) {
       const base = (row * kvHeads + head) * totalLength;

@@ -19,7 +19,7 @@ import { planReadColumns, type ReadColumns } from './read-columns.js';
 import { mergeRowGroups, planRowGroups, rowGroupRequest, type RunCost } from './row-groups.js';
 import type { OrtSession, OrtTensor, OrtTensorConstructor } from './ort-module.js';
 import type { ResolvedHead } from './resolve-model-info.js';
-import type { RowKeyValues } from './stored-row.js';
+import type { KvArray, RowKeyValues } from './stored-row.js';
 
 /** Everything a loaded backend holds; dropped (and the session released) on dispose. */
 export interface OrtBackendState {
@@ -47,7 +47,6 @@ type Outputs = Readonly<Record<string, OrtTensor>>;
  */
 export class OrtBackend implements BackendV1 {
   readonly specificationVersion = 'v1' as const;
-  readonly precision = 'fp32' as const;
   #state: OrtBackendState | null;
 
   constructor(
@@ -57,6 +56,8 @@ export class OrtBackend implements BackendV1 {
     readonly info: ModelInfoV1,
     readonly capabilities: Capabilities,
     readonly supportsCache: boolean,
+    /** `fp16` for a float16 graph; its declared precision sets the conformance tolerances. */
+    readonly precision: 'fp32' | 'fp16' = 'fp32',
   ) {
     this.#state = state;
     this.supportsCacheLengths = supportsCache;
@@ -119,8 +120,8 @@ export class OrtBackend implements BackendV1 {
     if (!returnCache) return { reads };
     const presents: RowKeyValues = { keys: [], values: [] };
     for (let layer = 0; layer < this.info.numLayers; layer++) {
-      presents.keys.push(outputs[`present.${layer}.key`]!.data as Float32Array);
-      presents.values.push(outputs[`present.${layer}.value`]!.data as Float32Array);
+      presents.keys.push(outputs[`present.${layer}.key`]!.data as KvArray);
+      presents.values.push(outputs[`present.${layer}.value`]!.data as KvArray);
     }
     const rows = rowsOfPresents(presents, plan, state.kvShape!, request.cacheLengths);
     const caches = rows.map(
@@ -163,9 +164,10 @@ export class OrtBackend implements BackendV1 {
     if (shape !== undefined) {
       const dims = [batchSize, shape.kvHeads, pastLength, shape.headDim];
       const past = pastFeedData(pasts, plan, shape);
+      const tensor = (data: KvArray) => (data instanceof Uint16Array ? new Tensor('float16', data, dims) : new Tensor('float32', data, dims));
       for (let layer = 0; layer < shape.layers; layer++) {
-        feeds[`past_key_values.${layer}.key`] = new Tensor('float32', past.keys[layer]!, dims);
-        feeds[`past_key_values.${layer}.value`] = new Tensor('float32', past.values[layer]!, dims);
+        feeds[`past_key_values.${layer}.key`] = tensor(past.keys[layer]!);
+        feeds[`past_key_values.${layer}.value`] = tensor(past.values[layer]!);
       }
     }
     return feeds;
@@ -209,7 +211,7 @@ export class OrtBackend implements BackendV1 {
 
   /** Only the requested positions (and columns), as views where whole consecutive rows are read (see `outputRows`). */
   #serveRead(state: OrtBackendState, read: ReadRequestV1, source: ReadSource, outputs: Outputs): ReadResultV1 {
-    const data = outputs[source.output]!.data as Float32Array;
+    const data = outputs[source.output]!.data as Float32Array | Uint16Array;
     const columns = read.kind === 'head' ? read.columns : undefined;
     const innerLayer = read.kind === 'head' && read.layer !== undefined && read.layer !== this.info.numLayers;
     if (!innerLayer) return { width: columns?.length ?? source.stride, values: outputRows(data, source.stride, source.cells, columns) };

@@ -21,6 +21,7 @@ export interface OrtTensor {
 export interface OrtTensorConstructor {
   new (type: 'int64', data: BigInt64Array, dims: readonly number[]): OrtTensor;
   new (type: 'float32', data: Float32Array, dims: readonly number[]): OrtTensor;
+  new (type: 'float16', data: Uint16Array, dims: readonly number[]): OrtTensor;
 }
 
 /** An entry of `inputMetadata` / `outputMetadata` (onnxruntime 1.21 and later). */

@@ -1,3 +1,5 @@
+import { float16ToFloat32Bits } from '@reward-lens/spec/internal';
+
 /**
  * Per row, the values at some cells of an output `[cells, stride]` (row-major, as onnxruntime
  * returns it): `cells[row]` lists the cells, in the order they are read, and `columns` picks
@@ -6,9 +8,15 @@
  * A row whose cells are consecutive and read whole is a view into the output, not a copy. A view
  * keeps the whole output alive, so views are taken only when they cover at least half of it
  * (the rule the cache rows follow): a few positions read out of a large output are copied, and
- * the output can be freed.
+ * the output can be freed. A float16 output (its bits) is always copied, each value widened exactly.
  */
-export function outputRows(data: Float32Array, stride: number, cells: readonly (readonly number[])[], columns: readonly number[] | undefined): Float32Array[] {
+export function outputRows(
+  data: Float32Array | Uint16Array,
+  stride: number,
+  cells: readonly (readonly number[])[],
+  columns: readonly number[] | undefined,
+): Float32Array[] {
+  if (data instanceof Uint16Array) return halfOutputRows(data, stride, cells, columns);
   const width = columns?.length ?? stride;
   const consecutive = (rowCells: readonly number[]) => rowCells.every((cell, index) => index === 0 || cell === rowCells[index - 1]! + 1);
   const covered = cells.reduce((total, rowCells) => total + rowCells.length * stride, 0);
@@ -24,5 +32,16 @@ export function outputRows(data: Float32Array, stride: number, cells: readonly (
       else for (let offset = 0; offset < columns.length; offset++) values[index * width + offset] = data[cell * stride + columns[offset]!]!;
     });
     return values;
+  });
+}
+
+function halfOutputRows(data: Uint16Array, stride: number, cells: readonly (readonly number[])[], columns: readonly number[] | undefined): Float32Array[] {
+  const width = columns?.length ?? stride;
+  return cells.map((rowCells) => {
+    const bits = new Uint32Array(rowCells.length * width);
+    rowCells.forEach((cell, index) => {
+      for (let offset = 0; offset < width; offset++) bits[index * width + offset] = float16ToFloat32Bits(data[cell * stride + (columns?.[offset] ?? offset)]!);
+    });
+    return new Float32Array(bits.buffer);
   });
 }

@@ -73,7 +73,9 @@ describe('reading a graph layout', () => {
     };
     expect(fail([...optimumInputs, tokens('token_type_ids')], [perToken('logits', 10)])).toContain('inputs the backend cannot feed (token_type_ids)');
     expect(fail(optimumInputs, [perToken('last_hidden_state', 10)])).toContain('no head outputs');
-    expect(fail(optimumInputs, [{ ...perToken('logits', 10), type: 'float16' }])).toContain('only float32 graphs');
+    expect(fail(optimumInputs, [{ ...perToken('logits', 10), type: 'bfloat16' }])).toContain('only float32 or float16 graphs');
+    // Float16 heads beside float32 hidden states: one or the other throughout.
+    expect(fail(optimumInputs, [{ ...perToken('logits', 10), type: 'float16' }, perToken('hidden_states.1', 8)])).toContain('one or the other throughout');
     expect(fail(optimumInputs, [perToken('logits', 10)], { vocabSize: 10 })).toContain('number of layers is unknown');
     expect(fail(optimumInputs, [perToken('logits', 10), perToken('hidden_states.2', 8)], { numLayers: 3, maxPositions: 9 })).toContain(
       'the graph has 2 layers, the config says 3',

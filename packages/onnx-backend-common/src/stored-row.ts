@@ -4,9 +4,12 @@
  * the `present.*` outputs of the forward that made them (see `rowsOfPresents`).
  */
 export interface RowKeyValues {
-  keys: Float32Array[];
-  values: Float32Array[];
+  keys: KvArray[];
+  values: KvArray[];
 }
+
+/** A cache's values as the graph holds them: float32, or float16's bits (a float16 graph's `present.*`). */
+export type KvArray = Float32Array | Uint16Array;
 
 /**
  * A row's cache as the handles hold it: a handle and its forks share one and count themselves

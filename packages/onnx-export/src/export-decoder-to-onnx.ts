@@ -2,6 +2,7 @@ import { InvalidInputError, validateDecoderModel, type DecoderModel, type HeadSp
 import { quantizationPlan, quantizeTensor } from '@reward-lens/spec/internal';
 import { MICROSOFT_DOMAIN } from './decoder/matmul-nbits.js';
 import { attentionBiasNodes, rotaryInputNodes } from './decoder/attention-inputs.js';
+import { toFloat16Model } from './graph/float16-model.js';
 import { newExportShared, requireTensor, type DecoderGraphContext, type ExportShared } from './decoder/decoder-graph-context.js';
 import { decoderLayerNodes } from './decoder/decoder-layer-nodes.js';
 import { headNodes } from './decoder/head-nodes.js';
@@ -46,8 +47,10 @@ export interface OnnxExportOptions {
    * onnxruntime's `MatMulNBits` (8 or 4 bits, blocks of 32; quantized here from float32 tensors,
    * or taken as they are from a model a loader quantized), which onnxruntime runs on CPU, WASM
    * and WebGPU; the embedding table and the heads stay float32. Runs on onnxruntime only.
+   * `'fp16'` writes the whole graph in float16, as the hub's `model_fp16.onnx` (`toFloat16Model`):
+   * in memory only (`exportDecoderToOnnx`), not by `writeOnnxModelFolder`.
    */
-  dtype?: 'fp32' | 'q8' | 'q4';
+  dtype?: 'fp32' | 'fp16' | 'q8' | 'q4';
 }
 
 /** The ONNX IR version written: 8, what opset 17 needs and every onnxruntime since 1.14 reads. */
@@ -65,6 +68,7 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
   } catch (error) {
     throw new InvalidInputError((error as Error).message, { cause: error });
   }
+  if (options.dtype === 'fp16') throw new InvalidInputError("dtype 'fp16' graphs are written whole, in memory (exportDecoderToOnnx), not streamed to files");
   shared.quantized ??= quantizedProjections(model, options.dtype ?? 'fp32');
   const quantized = shared.quantized;
   if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1)
@@ -165,7 +169,8 @@ export function buildDecoderModelProto(model: DecoderModel, options: OnnxExportO
  * const session = await InferenceSession.create(bytes);
  */
 export function exportDecoderToOnnx(model: DecoderModel, options: OnnxExportOptions): Uint8Array {
-  const proto = buildDecoderModelProto(model, options);
+  const proto =
+    options.dtype === 'fp16' ? toFloat16Model(buildDecoderModelProto(model, { ...options, dtype: 'fp32' })) : buildDecoderModelProto(model, options);
   assertFitsOneMessage(proto);
   return encodeModelProto(proto);
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { DecoderConfig, DecoderFolderSource } from '@reward-lens/spec';
+import { InvalidInputError, type DecoderConfig, type DecoderFolderSource } from '@reward-lens/spec';
 import type { OnnxExportOptions } from './export-decoder-to-onnx.js';
 import { threadErrorToError, type FolderExportReply, type FolderExportRequest } from './folder-export-protocol.js';
 import { temporaryGraphFolder, type TemporaryOnnxGraph } from './temporary-graph.js';
@@ -45,8 +45,9 @@ function workerScript(): { url: URL; execArgv?: string[] } {
  */
 export async function exportFolderInWorker(source: DecoderFolderSource, options: OnnxExportOptions): Promise<FolderGraph> {
   source.signal?.throwIfAborted();
-  const { folder: into, remove } = await temporaryGraphFolder();
   const dtype = options.dtype ?? 'fp32';
+  if (dtype === 'fp16') throw new InvalidInputError("dtype 'fp16' graphs are written whole, in memory, not by a thread to files");
+  const { folder: into, remove } = await temporaryGraphFolder();
   const request: FolderExportRequest = {
     folder: source.folder,
     heads: source.heads,

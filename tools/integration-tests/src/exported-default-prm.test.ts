@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,9 @@ import { isDecoderSource, ProcessRM, registerBackend } from '@reward-lens/core';
 import { createReferenceBackend } from '@reward-lens/core/testing';
 import { dequantizeRows } from '@reward-lens/spec/internal';
 import { defaultModelRecipe, loadDefaultPrm } from '@reward-lens/model-default';
+import { exportDecoderToOnnx } from '@reward-lens/onnx-export';
 import { exportModelFolder } from '@reward-lens/onnx-export/node';
+import { loadDecoderFolder } from '@reward-lens/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The default PRM exported to ONNX keeps how it is read beyond its weights: its calibration and
@@ -29,11 +31,12 @@ const defaultModelFolder = join(dirname(createRequire(import.meta.url).resolve('
 let root: string;
 let exported: string;
 let exportedQ4: string;
+let heads: Awaited<ReturnType<typeof loadDefaultPrm>>['recipe']['heads'];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'reward-lens-exported-default-'));
   exported = join(root, 'default-onnx');
   exportedQ4 = join(root, 'default-onnx-q4');
-  const heads = (await loadDefaultPrm({ calibrated: false })).recipe.heads;
+  heads = (await loadDefaultPrm({ calibrated: false })).recipe.heads;
   await exportModelFolder(defaultModelFolder, exported, { heads });
   await exportModelFolder(defaultModelFolder, exportedQ4, { heads, dtype: 'q4' });
 });
@@ -119,6 +122,27 @@ describe('the default PRM exported to ONNX', () => {
       );
     } finally {
       await Promise.all([tiny, fromFolder, named, inMemory, oracle].map((prm) => prm.dispose()));
+    }
+  });
+
+  it('a float16 graph beside the float32 one (onnx/model_fp16.onnx, as the hub ships it) is run for dtype fp16: calibrated, within a hundredth of the oracle', async () => {
+    const folder = join(root, 'default-onnx-fp16');
+    await cp(exported, folder, { recursive: true });
+    const { model } = await loadDecoderFolder(defaultModelFolder, { heads: [...heads] });
+    await writeFile(join(folder, 'onnx', 'model_fp16.onnx'), exportDecoderToOnnx(model, { withPast: true, hiddenStates: true, dtype: 'fp16' }));
+    const fp16 = await ProcessRM.fromPretrained(folder, { recipe: defaultModelRecipe, backend: 'onnx-node', dtype: 'fp16' });
+    const oracle = await ProcessRM.fromPretrained(defaultModelFolder, { recipe: defaultModelRecipe, backend: 'oracle-for-export' });
+    try {
+      expect([fp16.backend.precision, fp16.source.weightDtype]).toEqual(['fp16', 'fp16']);
+      const [actual, exact] = [await fp16.stepScores([{ problem, steps }]), await oracle.stepScores([{ problem, steps }])];
+      expect(actual.notes.join('\n')).toContain('onnx/model_fp16.onnx');
+      expect(actual.notes.join('\n')).toContain('runs a float16 graph');
+      expect(actual.trust).toBe(exact.trust);
+      Array.from(actual.value.curves[0]!).forEach((score, index) => expect(Math.abs(score - exact.value.curves[0]![index]!)).toBeLessThan(0.01));
+      expect(actual.value.curves[0]![2]!).toBeLessThan(0.5);
+    } finally {
+      await fp16.dispose();
+      await oracle.dispose();
     }
   });
 });

@@ -100,7 +100,7 @@ describe('score --model', () => {
     expect(tiny.stepScores).not.toEqual(fp32.stepScores);
     const half = await score('--dtype', 'bf16');
     expect(half.backend).toBe('tiny');
-    expect(half.notes).toContain('backend "onnx-node" skipped: it does not hold weights as bf16 (it holds fp32, q8, q4)');
+    expect(half.notes).toContain('backend "onnx-node" skipped: it does not hold weights as bf16 (it holds fp32, fp16, q8, q4)');
   });
 
   it('an unknown --dtype is a usage error listing the dtypes', async () => {

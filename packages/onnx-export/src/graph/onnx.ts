@@ -20,7 +20,7 @@ const graphTag = (7 << 3) | 2;
 const initializerTag = (5 << 3) | 2;
 
 /** TensorProto.DataType values used here. */
-export const DataType = { FLOAT: 1, UINT8: 2, INT64: 7, BOOL: 9 } as const;
+export const DataType = { FLOAT: 1, UINT8: 2, INT64: 7, BOOL: 9, FLOAT16: 10 } as const;
 
 /** AttributeProto.AttributeType values used here. */
 export const AttributeType = { FLOAT: 1, INT: 2, INTS: 7 } as const;
