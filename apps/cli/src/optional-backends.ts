@@ -22,22 +22,16 @@ export interface OptionalBackend {
   load(): Promise<BackendRegistration>;
 }
 
+// Both WebGPU registrations come from one package and hold the same dtypes.
+const webGpu = { packageName: '@reward-lens/backend-webgpu', dtypes: ['fp32', 'fp16', 'bf16', 'q8', 'q4'], sourceKinds: ['decoder'] } as const;
+
 export const optionalBackends: readonly OptionalBackend[] = [
-  {
-    name: 'webgpu',
-    packageName: '@reward-lens/backend-webgpu',
-    priority: 30,
-    dtypes: ['fp32', 'fp16', 'bf16', 'q8', 'q4'],
-    sourceKinds: ['decoder'],
-    load: async () => (await import('@reward-lens/backend-webgpu')).webGpuBackendRegistration,
-  },
+  { name: 'webgpu', ...webGpu, priority: 30, load: async () => (await import('@reward-lens/backend-webgpu')).webGpuBackendRegistration },
   {
     name: 'webgpu-software',
-    packageName: '@reward-lens/backend-webgpu',
+    ...webGpu,
     priority: 5,
     explicitOnly: true,
-    dtypes: ['fp32', 'fp16', 'bf16', 'q8', 'q4'],
-    sourceKinds: ['decoder'],
     load: async () => (await import('@reward-lens/backend-webgpu')).webGpuSoftwareBackendRegistration,
   },
   {
