@@ -69,6 +69,27 @@ describe('a weights folder handed to onnx-node unread', () => {
     expect((await graphFolders()).filter((name) => !before.has(name))).toEqual([]);
   });
 
+  it('a weight that cannot be quantized (NaN) is a ModelLoadError naming its tensor and file, from the quantizing threads', async () => {
+    const poisoned = join(root, 'poisoned');
+    const tensors = new Map(model.tensors);
+    const name = 'model.layers.1.mlp.down_proj.weight';
+    const weights = tensors.get(name)!.slice();
+    weights[7] = Number.NaN;
+    tensors.set(name, weights);
+    await writeDecoderFolder(poisoned, { model: { config: model.config, tensors }, tokenizerJson: { model: { type: 'BPE' } } });
+    const before = new Set(await graphFolders());
+    const error = await resolveBackend('onnx-node', folderSource({ folder: poisoned }), { ...settings, dtype: 'q4' }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    const cause = (error as { attempts?: { error?: unknown }[] }) ?? {};
+    const thrown = [error, ...(cause.attempts ?? []).map((attempt) => attempt.error)].find((candidate) => ModelLoadError.isInstance(candidate));
+    expect(thrown, String(error)).toBeDefined();
+    expect((thrown as ModelLoadError).file).toBe(join(poisoned, 'model.safetensors'));
+    expect((thrown as Error).message).toContain(`tensor "${name}" cannot be quantized`);
+    expect((await graphFolders()).filter((entry) => !before.has(entry))).toEqual([]);
+  });
+
   it('an aborted signal stops the thread: creation rejects with its reason, and the temporary folder is removed', async () => {
     const controller = new AbortController();
     const before = new Set(await graphFolders());

@@ -35,12 +35,30 @@ export interface DecoderFilesOptions extends DecoderConfigFromHfOptions {
   /** Where each quantized tensor's bytes go (default: a buffer of its own): a weight arena's `allocateBytes`. */
   allocateBytes?: (byteLength: number) => Uint8Array | undefined;
   /**
+   * Quantizes the pieces of rows elsewhere (other threads, into tensors `allocateBytes` put in
+   * shared memory) instead of here as they are read: see `PieceQuantizer`. Default: here.
+   */
+  quantizer?: PieceQuantizer;
+  /**
    * Called after each tensor is read, per weights file: its bytes read so far and in all (of the
    * tensors the config uses), as transformers.js's `progress_callback` reports a download.
    */
   onProgress?: (progress: LoadProgress) => void;
   /** Checked before each tensor is read: an aborted signal stops the load with its reason, the files closed. */
   signal?: AbortSignal;
+}
+
+/**
+ * Quantizes pieces of a tensor's rows as `quantizeInto` would, now or later (in other threads):
+ * the load hands it each piece as it is read and, before it returns the model, waits for
+ * `settle()`. A piece that cannot be quantized (a non-finite weight) rejects `settle()` with a
+ * ModelLoadError naming the tensor and its file, as the load would throw it.
+ */
+export interface PieceQuantizer {
+  /** `values` (whole rows from `firstRow`) into `tensor`; `values` is the reader's buffer, reused once this returns. */
+  quantize(tensor: QuantizedTensorV1, values: Float32Array, firstRow: number, where: { tensor: string; file: string }): void;
+  /** Resolves once every piece handed over is in its tensor. */
+  settle(): Promise<void>;
 }
 
 /** How far loading one weights file has come. */
@@ -108,7 +126,12 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
             planned.columns,
           );
           // A piece of rows at a time: the tensor is never held whole in float32.
+          const quantizer = options.quantizer;
           await file.readRows(name, planned.columns, (values, firstRow) => {
+            if (quantizer) {
+              quantizer.quantize(tensor, values, firstRow, { tensor: name, file: file.path });
+              return;
+            }
             try {
               quantizeInto(tensor, values, firstRow);
             } catch (error) {
@@ -127,6 +150,7 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
       }
       sources.push({ file: file.path, tensors, quantized });
     }
+    await options.quantizer?.settle();
     const collected = collectDecoderTensors(config, sources, { weightsFile, skipped });
     const tokenizer = await readTokenizerFiles(files, entries);
     return { model: collected.model, ...tokenizer, notes: [...notes, ...collected.notes] };

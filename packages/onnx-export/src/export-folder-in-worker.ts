@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InvalidInputError, type DecoderConfig, type DecoderFolderSource } from '@reward-lens/spec';
 import type { OnnxExportOptions } from './export-decoder-to-onnx.js';
 import { threadErrorToError, type FolderExportReply, type FolderExportRequest } from './folder-export-protocol.js';
 import { temporaryGraphFolder, type TemporaryOnnxGraph } from './temporary-graph.js';
+import { workerScript } from './worker-script.js';
 
 /** A weights folder exported to a temporary graph by a thread, with what a backend needs of the weights beside the graph. */
 export interface FolderGraph extends TemporaryOnnxGraph {
@@ -14,22 +13,6 @@ export interface FolderGraph extends TemporaryOnnxGraph {
   headTensors: ReadonlyMap<string, Float32Array>;
   /** The loader's notes (a sliding window limited, tensors skipped). */
   notes: string[];
-}
-
-/**
- * Where the thread's code is. Built, it is `folder-export-worker.js` (or `.cjs`) beside this
- * file; run from source (TypeScript, in this repository), `folder-export-worker.ts` through tsx.
- */
-function workerScript(): { url: URL; execArgv?: string[] } {
-  const here = import.meta.url;
-  const extension = here.slice(here.lastIndexOf('.'));
-  if (extension !== '.ts') return { url: new URL(`./folder-export-worker${extension}`, here) };
-  const tsx = createRequire(here)
-    .resolve('tsx/esm/api')
-    .replace(/index\.cjs$/, 'index.mjs');
-  const source = new URL('./folder-export-worker.ts', here).href;
-  const code = `import { register } from ${JSON.stringify(pathToFileURL(tsx).href)}; register(); await import(${JSON.stringify(source)});`;
-  return { url: new URL(`data:text/javascript,${encodeURIComponent(code)}`), execArgv: ['--conditions=@reward-lens/source'] };
 }
 
 /**
@@ -56,7 +39,7 @@ export async function exportFolderInWorker(source: DecoderFolderSource, options:
     into,
     options,
   };
-  const { url, execArgv } = workerScript();
+  const { url, execArgv } = workerScript(import.meta.url, 'folder-export-worker');
   const worker = new Worker(url, { workerData: request, ...(execArgv ? { execArgv } : {}) });
   try {
     const done = await new Promise<Extract<FolderExportReply, { type: 'done' }>>((resolve, reject) => {

@@ -7,6 +7,8 @@ export interface FolderExportRequest {
   heads: readonly HeadSpec[];
   dtype?: 'fp32' | 'q8' | 'q4';
   slidingWindow?: 'refuse' | 'limit-positions';
+  /** Threads that quantize as the folder is read (q8, q4); default every core. */
+  quantizeThreads?: number;
   /** An empty folder the graph is written into (the caller removes it). */
   into: string;
   options: OnnxExportOptions;
