@@ -1,4 +1,12 @@
-import { ModelLoadError, expectedTensorShapes, type HeadSpec, type DecoderModel, type QuantizedTensorV1, type WeightDtypeV1 } from '@reward-lens/spec';
+import {
+  ModelLoadError,
+  expectedTensorShapes,
+  type HeadSpec,
+  type DecoderModel,
+  type QuantizedFormatV1,
+  type QuantizedTensorV1,
+  type WeightDtypeV1,
+} from '@reward-lens/spec';
 import { quantizationPlan, quantizedBytes, quantizedTensorIn, quantizeInto } from '@reward-lens/spec/internal';
 
 import { collectDecoderTensors, decoderTensorName, type TensorSource } from './decoder-tensors.js';
@@ -59,6 +67,14 @@ export interface PieceQuantizer {
   quantize(tensor: QuantizedTensorV1, values: Float32Array, firstRow: number, where: { tensor: string; file: string }): void;
   /** Resolves once every piece handed over is in its tensor. */
   settle(): Promise<void>;
+}
+
+/** The error for a tensor that cannot be quantized (a non-finite weight), wherever it was quantized: it names the tensor and its file. */
+export function quantizeFailure(where: { tensor: string; file: string }, format: QuantizedFormatV1, error: unknown): ModelLoadError {
+  return new ModelLoadError(`tensor "${where.tensor}" cannot be held as ${format}: ${error instanceof Error ? error.message : String(error)}`, {
+    file: where.file,
+    cause: error,
+  });
 }
 
 /** How far loading one weights file has come. */
@@ -135,10 +151,7 @@ export async function loadDecoderFiles(files: ModelFiles, options: DecoderFilesO
             try {
               quantizeInto(tensor, values, firstRow);
             } catch (error) {
-              throw new ModelLoadError(`tensor "${name}" cannot be held as ${planned.format}: ${error instanceof Error ? error.message : String(error)}`, {
-                file: file.path,
-                cause: error,
-              });
+              throw quantizeFailure({ tensor: name, file: file.path }, planned.format, error);
             }
           });
           quantized.set(name, { shape: entry.shape, tensor });

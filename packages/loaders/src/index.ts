@@ -19,7 +19,7 @@ export { parseLlama2cCheckpoint, parseLlama2cHeader, permuteRotaryRows, type Lla
 export { convertLlama2cToHf, type Llama2cConversion } from './llama2c-conversion.js';
 export { readExactly, readJsonFile, readWholeFile, requireEntry, type ModelFile, type ModelFiles } from './model-files.js';
 export { modelFilesFromEntries, type ModelFileContents } from './in-memory-model-files.js';
-export { loadDecoderFiles, type DecoderFilesOptions, type DecoderFolder, type LoadProgress, type PieceQuantizer } from './decoder-files.js';
+export { loadDecoderFiles, type DecoderFilesOptions, type DecoderFolder, type LoadProgress, type PieceQuantizer, quantizeFailure } from './decoder-files.js';
 export { readSafetensorsFrom, type TensorAllocator } from './safetensors-reader.js';
 export { chooseOnnxGraph, chooseOnnxGraphOf, onnxGraphFileName, onnxReadPositionsFileName, type ChosenOnnxGraph } from './onnx-graph-choice.js';
 export { readTokenizerFiles, type TokenizerFiles } from './tokenizer-files.js';

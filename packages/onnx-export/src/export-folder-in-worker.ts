@@ -34,42 +34,42 @@ export async function exportFolderInWorker(source: DecoderFolderSource, options:
   const request: FolderExportRequest = {
     folder: source.folder,
     heads: source.heads,
-    ...(dtype !== 'fp32' ? { dtype } : {}),
     ...(source.slidingWindow !== undefined ? { slidingWindow: source.slidingWindow } : {}),
     into,
     options,
   };
   const { url, execArgv } = workerScript(import.meta.url, 'folder-export-worker');
   const worker = new Worker(url, { workerData: request, ...(execArgv ? { execArgv } : {}) });
-  try {
-    const done = await new Promise<Extract<FolderExportReply, { type: 'done' }>>((resolve, reject) => {
-      const abort = () => reject(source.signal?.reason);
-      source.signal?.addEventListener('abort', abort, { once: true });
-      const settle = () => source.signal?.removeEventListener('abort', abort);
-      worker.on('message', (reply: FolderExportReply) => {
-        if (reply.type === 'progress') source.onProgress?.(reply.progress);
-        else {
-          settle();
-          if (reply.type === 'done') resolve(reply);
-          else reject(threadErrorToError(reply.error));
-        }
-      });
-      worker.on('error', (error) => {
+  const outcome = await new Promise<Extract<FolderExportReply, { type: 'done' }>>((resolve, reject) => {
+    const abort = () => reject(source.signal?.reason);
+    source.signal?.addEventListener('abort', abort, { once: true });
+    const settle = () => source.signal?.removeEventListener('abort', abort);
+    worker.on('message', (reply: FolderExportReply) => {
+      if (reply.type === 'progress') source.onProgress?.(reply.progress);
+      else {
         settle();
-        reject(new Error(`the ONNX export thread failed reading ${source.folder}: ${error.message}`, { cause: error }));
-      });
-      worker.on('exit', (code) => {
-        settle();
-        reject(new Error(`the ONNX export thread reading ${source.folder} exited with code ${code} before it finished`));
-      });
+        if (reply.type === 'done') resolve(reply);
+        else reject(threadErrorToError(reply.error));
+      }
     });
-    return { graph: done.graph, remove, config: done.config, headTensors: done.headTensors, notes: done.notes };
-  } catch (error) {
-    await worker.terminate();
+    worker.on('error', (error) => {
+      settle();
+      reject(new Error(`the ONNX export thread failed reading ${source.folder}: ${error.message}`, { cause: error }));
+    });
+    worker.on('exit', (code) => {
+      settle();
+      reject(new Error(`the ONNX export thread reading ${source.folder} exited with code ${code} before it finished`));
+    });
+  }).then(
+    (done) => ({ done }),
+    (error: unknown) => ({ error }),
+  );
+  // Ends the thread (done, failed or stopped), freeing its heap and every weight it read; then, on failure, its folder.
+  await worker.terminate();
+  if ('error' in outcome) {
     await remove();
-    throw error;
-  } finally {
-    // Ends the thread (it has posted its last message), freeing its heap and every weight it read.
-    await worker.terminate();
+    throw outcome.error;
   }
+  const { done } = outcome;
+  return { graph: done.graph, remove, config: done.config, headTensors: done.headTensors, notes: done.notes };
 }

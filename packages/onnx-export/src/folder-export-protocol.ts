@@ -5,12 +5,10 @@ import type { OnnxExportOptions } from './export-decoder-to-onnx.js';
 export interface FolderExportRequest {
   folder: string;
   heads: readonly HeadSpec[];
-  dtype?: 'fp32' | 'q8' | 'q4';
   slidingWindow?: 'refuse' | 'limit-positions';
-  /** Threads that quantize as the folder is read (q8, q4); default every core. */
-  quantizeThreads?: number;
   /** An empty folder the graph is written into (the caller removes it). */
   into: string;
+  /** How the graph is written; its `dtype` is also how the folder is read (q8 and q4 quantized as read). */
   options: OnnxExportOptions;
 }
 

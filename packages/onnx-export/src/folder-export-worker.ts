@@ -12,11 +12,12 @@ import { writeGraphForSession } from './temporary-graph.js';
 import { createThreadedQuantizer } from './threaded-quantizer.js';
 
 async function run(request: FolderExportRequest, post: (reply: FolderExportReply, transfer?: ArrayBuffer[]) => void): Promise<void> {
+  const dtype = request.options.dtype ?? 'fp32';
   // Quantizing takes most of the load (about 7 ns a weight at q4): every core quantizes while this thread reads.
-  const quantizer = request.dtype === 'q8' || request.dtype === 'q4' ? createThreadedQuantizer(request.quantizeThreads ?? availableParallelism()) : undefined;
+  const quantizer = dtype === 'q8' || dtype === 'q4' ? createThreadedQuantizer(availableParallelism()) : undefined;
   const loading = loadDecoderFolder(request.folder, {
     heads: [...request.heads],
-    ...(request.dtype !== undefined && request.dtype !== 'fp32' ? { dtype: request.dtype } : {}),
+    ...(dtype !== 'fp32' ? { dtype } : {}),
     ...(request.slidingWindow !== undefined ? { slidingWindow: request.slidingWindow } : {}),
     ...(quantizer ? { quantizer, allocateBytes: quantizer.allocateBytes } : {}),
     onProgress: (progress) => post({ type: 'progress', progress: { file: progress.file, loaded: progress.loaded, total: progress.total } }),

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { PieceQuantizer } from '@reward-lens/loaders';
-import { ModelLoadError, type QuantizedTensorV1 } from '@reward-lens/spec';
+import { quantizeFailure, type PieceQuantizer } from '@reward-lens/loaders';
+import type { QuantizedFormatV1, QuantizedTensorV1 } from '@reward-lens/spec';
 import type { QuantizePiece } from './quantize-worker.js';
 import { workerScript } from './worker-script.js';
 
@@ -37,7 +37,7 @@ export function createThreadedQuantizer(threads: number): ThreadedQuantizer {
     { length: Math.max(1, threads) },
     () => new Worker(url, { workerData: { inFlight: inFlight.buffer, slotStates: slotStates.buffer }, ...(execArgv ? { execArgv } : {}) }),
   );
-  const pending = new Map<number, { tensor: string; file: string }>();
+  const pending = new Map<number, { tensor: string; file: string; format: QuantizedFormatV1 }>();
   let failure: Error | undefined;
   let waiters: (() => void)[] = [];
   let next = 0;
@@ -45,7 +45,7 @@ export function createThreadedQuantizer(threads: number): ThreadedQuantizer {
     const where = pending.get(id);
     pending.delete(id);
     if (error !== undefined && failure === undefined && where) {
-      failure = new ModelLoadError(`tensor "${where.tensor}" cannot be quantized: ${error}`, { file: where.file });
+      failure = quantizeFailure(where, where.format, new Error(error));
     }
     if (pending.size === 0) for (const wake of waiters.splice(0)) wake();
   };
@@ -75,7 +75,7 @@ export function createThreadedQuantizer(threads: number): ThreadedQuantizer {
       new Float32Array(slots[slot]!, 0, values.length).set(values);
       Atomics.store(slotStates, slot, 1);
       const id = next++;
-      pending.set(id, where);
+      pending.set(id, { ...where, format: tensor.format });
       Atomics.add(inFlight, 0, 1);
       const piece: QuantizePiece = {
         id,
