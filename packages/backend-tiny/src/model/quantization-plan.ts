@@ -1,5 +1,5 @@
 import { InvalidInputError, type DecoderModel, type QuantizedFormatV1 } from '@reward-lens/spec';
-import { quantizationPlan, type PlannedQuantization } from '@reward-lens/spec/internal';
+import { heldFormat, quantizationPlan, type PlannedQuantization } from '@reward-lens/spec/internal';
 
 /** The weight dtypes backend-tiny holds a model in. */
 export type TinyDtype = 'fp32' | QuantizedFormatV1;
@@ -31,9 +31,7 @@ const described: Record<QuantizedFormatV1, string> = {
  */
 export function chooseQuantization(model: DecoderModel, asked: TinyDtype | undefined): QuantizationChoice {
   const given = model.quantized ?? new Map();
-  // Named by the most compact format among them (a q4 model holds some q8 matrices).
-  const formats = new Set([...given.values()].map((tensor) => tensor.format));
-  const givenFormat = (['q4', 'q8', 'fp16', 'bf16'] as const).find((format) => formats.has(format));
+  const givenFormat = heldFormat(model);
   if (asked === 'fp32' && givenFormat !== undefined) {
     throw new InvalidInputError(
       `dtype 'fp32' was asked for, but the model holds ${given.size} tensors quantized (${givenFormat}): load it with dtype 'fp32' to have float32 weights`,

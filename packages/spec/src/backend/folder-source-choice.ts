@@ -12,9 +12,14 @@ import type { WeightDtypeV1 } from './v1/backend-v1.js';
  * readsWeightsOverGraph('auto'); // false
  */
 export function readsWeightsOverGraph(backend: string): boolean {
-  if (backend === 'auto') return false;
-  const kinds = registeredBackends().find((registration) => registration.name === backend)?.sourceKinds;
+  const kinds = namedSourceKinds(backend);
   return kinds?.includes('decoder') === true && !kinds.includes('onnx');
+}
+
+/** The source kinds the registration of a backend named by the user lists; undefined under `'auto'`, for an unknown name, or where it does not say. */
+function namedSourceKinds(backend: string): readonly string[] | undefined {
+  if (backend === 'auto') return undefined;
+  return registeredBackends().find((registration) => registration.name === backend)?.sourceKinds;
 }
 
 /**
@@ -27,12 +32,7 @@ export function readsWeightsOverGraph(backend: string): boolean {
  * readsDecoderFolders('auto'); // false
  */
 export function readsDecoderFolders(backend: string): boolean {
-  if (backend === 'auto') return false;
-  return (
-    registeredBackends()
-      .find((registration) => registration.name === backend)
-      ?.sourceKinds?.includes('decoder-folder') === true
-  );
+  return namedSourceKinds(backend)?.includes('decoder-folder') === true;
 }
 
 /**

@@ -19,5 +19,5 @@ export {
   quantizeInto,
   quantizeTensor,
 } from '../model/quantized-tensor.js';
-export { quantizationPlan, type PlannedQuantization, type QuantizationPlan } from '../model/quantization-plan.js';
+export { heldFormat, quantizationPlan, type PlannedQuantization, type QuantizationPlan } from '../model/quantization-plan.js';
 export { bfloat16ToFloat32Bits, float16ToFloat32Bits, toBfloat16Bits, toFloat16Bits } from '../model/half-precision.js';

@@ -1,6 +1,7 @@
 import type { WeightDtypeV1 } from '../backend/v1/backend-v1.js';
 import { resolveHeadTensors } from '../internal/resolve-head-tensors.js';
 import { expectedTensorShapes, type DecoderConfig } from './decoder-config.js';
+import type { DecoderModel } from './decoder-model.js';
 import { quantizable, type QuantizedFormatV1 } from './quantized-tensor.js';
 
 /** One matrix to hold quantized: its format and `[rows, columns]` shape. */
@@ -47,4 +48,13 @@ export function quantizationPlan(config: DecoderConfig, dtype: WeightDtypeV1): Q
     tensors.set(name, { format, rows, columns });
   }
   return { tensors, fellBackToQ8, embedding: tensors.has('model.embed_tokens.weight') };
+}
+
+/**
+ * The format a model's quantized tensors are held in (a loader's `dtype`), the most compact when
+ * there are several (a q4 model holds some q8 matrices); undefined when it holds none.
+ */
+export function heldFormat(model: Pick<DecoderModel, 'quantized'>): QuantizedFormatV1 | undefined {
+  const formats = new Set([...(model.quantized?.values() ?? [])].map((tensor) => tensor.format));
+  return (['q4', 'q8', 'fp16', 'bf16'] as const).find((format) => formats.has(format));
 }
