@@ -19,12 +19,12 @@ import { describeAdapterInfo } from './device/adapter-kind.js';
 import { acquireDevice, type AcquireDeviceOptions } from './device/acquire-device.js';
 import { DispatchRecorder } from './device/dispatch-recorder.js';
 import { GpuRuntime } from './device/gpu-runtime.js';
-import { BackendCacheHandle, ownCacheHandle } from '@reward-lens/spec/internal';
+import { BackendCacheHandle, heldFormat, ownCacheHandle } from '@reward-lens/spec/internal';
 import { gpuCacheHolding, type CacheLayout } from './kv-cache.js';
 import { recordForward, type ForwardContext, type PastCache } from './model/encode-forward.js';
 import { planForward, splitResults } from './model/forward-plan.js';
 import { uploadWeights } from './model/gpu-weights.js';
-import type { WebGpuDtype } from './model/weight-matrices.js';
+import { dtypeOf, type WebGpuDtype } from './model/weight-matrices.js';
 import type { WeightType } from './shaders/shader-types.js';
 import { compileKernelSet } from './shaders/kernel-set.js';
 
@@ -53,8 +53,6 @@ export interface WebGpuBackendOptions extends Omit<AcquireDeviceOptions, 'wantSh
 
 /** Everything but gradients, as backend-tiny. */
 export const webGpuBackendCapabilities: Capabilities = capabilitiesOf('SCORES', 'PREFIX_SCORES', 'ACTIVATIONS', 'LINEAR_READOUT', 'STEP_SCORES');
-
-const dtypeOfWeightType: Record<WeightType, WebGpuDtype> = { f32: 'fp32', f16: 'fp16', bf16: 'bf16', q8: 'q8', q4: 'q4' };
 
 const heldAs: Record<WeightType, string> = {
   f32: 'fp32',
@@ -87,7 +85,7 @@ class WebGpuBackend implements BackendV1 {
     this.adapterDescription = adapterDescription;
     const { config, weightType, weightTypes } = model.weights;
     this.precision = weightType === 'f16' ? 'fp16' : weightType === 'bf16' ? 'bf16' : 'fp32';
-    const dtype = dtypeOfWeightType[weightType];
+    const dtype = dtypeOf[weightType];
     // What the weights take on the GPU (the rotary tables, grown with the positions scored, apart).
     const parameters = [...expectedTensorShapes(config).values()].reduce((sum, shape) => sum + shape.reduce((product, size) => product * size, 1), 0);
     const perParameter = (model.weights.byteLength - model.weights.rotary.byteLength) / parameters;
@@ -173,15 +171,9 @@ class WebGpuBackend implements BackendV1 {
  *   gpu: await getNodeGpu({ software: true }), allowSoftwareAdapter: true,
  * });
  */
-/** The dtype a model's quantized tensors are held in (the most compact), fp32 when it has none. */
-function heldDtype(model: DecoderModel): WebGpuDtype {
-  const formats = new Set([...(model.quantized?.values() ?? [])].map((tensor) => tensor.format));
-  return (['q4', 'q8', 'fp16', 'bf16'] as const).find((format) => formats.has(format)) ?? 'fp32';
-}
-
 export async function createWebGpuBackend(model: DecoderModel, options: WebGpuBackendOptions = {}): Promise<BackendV1> {
   validateDecoderModel(model, 'weights', { quantized: true });
-  const asked = options.dtype ?? options.precision ?? heldDtype(model);
+  const asked = options.dtype ?? options.precision ?? heldFormat(model) ?? 'fp32';
   const wantsF16 = asked === 'fp16';
   const acquired = await acquireDevice({ ...options, wantShaderF16: wantsF16 });
   const runtime = new GpuRuntime(acquired.device, { ownsDevice: acquired.ownsDevice, timeoutMs: options.timeoutMs ?? 120_000 });

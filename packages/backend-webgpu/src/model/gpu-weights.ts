@@ -6,7 +6,7 @@ import type { GpuRuntime } from '../device/gpu-runtime.js';
 import type { WeightBuffer } from '../shaders/kernel-set.js';
 import type { WeightType } from '../shaders/shader-types.js';
 import { GpuRotaryTables } from './rotary-tables.js';
-import { concatFloats, uploadRegion, weightMatrices, type WebGpuDtype } from './weight-matrices.js';
+import { concatFloats, uploadRegion, weightMatrices, weightTypeOf, type WebGpuDtype } from './weight-matrices.js';
 
 export interface GpuLayerWeights {
   inputNorm: GPUBuffer;
@@ -55,8 +55,6 @@ export interface GpuWeights {
   buffers: GPUBuffer[];
   byteLength: number;
 }
-
-const weightTypeOf: Record<WebGpuDtype, WeightType> = { fp32: 'f32', fp16: 'f16', bf16: 'bf16', q8: 'q8', q4: 'q4' };
 
 /** Uploads a validated model, its layers' matrices (and embedding table) held as `dtype` (see `weightMatrices`). */
 export function uploadWeights(runtime: GpuRuntime, model: DecoderModel, dtype: WebGpuDtype): GpuWeights {

@@ -1,4 +1,4 @@
-import type { DecoderModel, QuantizedFormatV1, QuantizedTensorV1 } from '@reward-lens/spec';
+import type { DecoderModel, QuantizedTensorV1 } from '@reward-lens/spec';
 import { dequantizeRows, quantizationPlan, quantizeTensor } from '@reward-lens/spec/internal';
 
 import type { WeightBuffer } from '../shaders/kernel-set.js';
@@ -7,7 +7,11 @@ import type { WeightType } from '../shaders/shader-types.js';
 /** The dtypes backend-webgpu holds a model's layers in, as its kernels read them. */
 export type WebGpuDtype = 'fp32' | 'fp16' | 'bf16' | 'q8' | 'q4';
 
-const typeOfFormat: Record<QuantizedFormatV1, WeightType> = { fp16: 'f16', bf16: 'bf16', q8: 'q8', q4: 'q4' };
+/** How the kernels hold each dtype's matrices (a quantized format is the dtype of its name). */
+export const weightTypeOf: Record<WebGpuDtype, WeightType> = { fp32: 'f32', fp16: 'f16', bf16: 'bf16', q8: 'q8', q4: 'q4' };
+
+/** The dtype whose matrices the kernels hold as `type`. */
+export const dtypeOf = Object.fromEntries(Object.entries(weightTypeOf).map(([dtype, type]) => [type, dtype])) as Record<WeightType, WebGpuDtype>;
 
 /** How a matrix's region reaches the GPU: its values' bytes, and its scales for q8 and q4. */
 interface MatrixRegion {
@@ -40,16 +44,14 @@ export function weightMatrices(model: DecoderModel, dtype: WebGpuDtype) {
     const held = model.quantized?.get(name);
     const tensor: QuantizedTensorV1 = held?.format === planned.format ? held : quantizeTensor(floats(name), planned.format, planned.rows, planned.columns);
     return {
-      type: typeOfFormat[planned.format],
+      type: weightTypeOf[planned.format],
       data: bytesOf(tensor.data),
       ...(tensor.scales.length > 0 ? { scales: tensor.scales } : {}),
     };
   };
   return {
-    /** Whether the plan reduces this matrix (else it is float32). */
-    planned: (name: string) => plan.has(name),
     /** The weight types of the planned matrices (the first the dtype's own), for the kernels to compile. */
-    types: (): WeightType[] => [...new Set([...plan.values()].map((entry) => typeOfFormat[entry.format]))],
+    types: (): WeightType[] => [...new Set([...plan.values()].map((entry) => weightTypeOf[entry.format]))],
     /** The regions of `names` stacked by rows (q, k and v as one matrix), all of one type. */
     stacked(names: readonly string[]): MatrixRegion {
       const parts = names.map(region);
