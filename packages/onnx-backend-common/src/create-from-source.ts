@@ -10,6 +10,7 @@ import {
   type ModelSource,
   type WeightDtypeV1,
 } from '@reward-lens/spec';
+import { heldFormat } from '@reward-lens/spec/internal';
 import type { ExportedHead, OnnxBackendOptions } from './create-ort-backend.js';
 import { inMemoryGraphOptions } from './in-memory-graph.js';
 
@@ -92,7 +93,7 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
   if (!isDecoderSource(source)) throw new Error(unsupportedSourceReason(name, source, ortSourceKinds(factory)));
   const dtype = exportDtype(name, options.dtype, source.model);
   const exportOptions: DecoderExportOptions = { withPast: true, hiddenStates: true, readPositions: true, dtype };
-  const reduced = dtype === 'fp32' ? '' : dtype === 'fp16' ? ' (fp16, the whole graph)' : ` (${dtype}, MatMulNBits)`;
+  const reduced = reducedPhrase(dtype);
   const common = { ...settings, decoder: source.model, ...(dtype === 'fp32' ? {} : { weightDtype: dtype }) };
   const overLimit = decoderWeightBytes(source.model) > (factory.inMemoryLimitBytes ?? defaultInMemoryLimitBytes);
   if (dtype === 'fp16' && overLimit) throw new Error(fp16OverLimit(name));
@@ -100,7 +101,7 @@ export async function createOrtBackendFromSource<Options extends OnnxBackendOpti
     const files = await (await factory.exportToFiles())(source.model, exportOptions);
     try {
       // At 7B (q4): 123 s and 8.8 GB to load this way, 7 s and 4.4 GB from a folder exported once.
-      const note = `exported to ONNX with external data in a temporary folder (removed once loaded: the weights are over protobuf's 2 GiB) from decoder weights${reduced}; a folder exported once (reward-lens export onnx${dtype === 'fp32' ? '' : ` --dtype ${dtype}`}) loads faster, in less memory`;
+      const note = `exported to ONNX with external data in a temporary folder (removed once loaded: the weights are over protobuf's 2 GiB) from decoder weights${reduced}; ${exportOnceAdvice(dtype)}, in less memory`;
       return await factory.create(files.graph, { ...common, sourceNote: note });
     } finally {
       await files.remove();
@@ -123,14 +124,12 @@ async function createFromFolder<Options extends OnnxBackendOptions>(
   options: BackendCreateOptions,
   settings: Options,
 ): Promise<BackendV1> {
-  const asked = options.dtype ?? source.dtype;
-  if (asked === 'fp16') throw new Error(fp16OverLimit(factory.name));
-  if (asked !== undefined && !ortBackendDtypes.includes(asked)) throw new Error(`${factory.name} holds ${ortBackendDtypes.join(', ')} weights, not ${asked}`);
-  const dtype = (asked ?? 'fp32') as DecoderExportOptions['dtype'];
+  // Nothing is held yet, so nothing to infer from: the dtype asked for, or the folder's as core read the request.
+  const dtype = exportDtype(factory.name, options.dtype ?? source.dtype, {});
+  if (dtype === 'fp16') throw new Error(fp16OverLimit(factory.name));
   const files = await (await exportFolderToFiles())(source, { withPast: true, hiddenStates: true, readPositions: true, dtype });
   try {
-    const reduced = dtype === 'fp32' ? '' : ` (${dtype}, MatMulNBits)`;
-    const note = `exported to ONNX with external data in a temporary folder (removed once loaded) by a thread that read ${source.description}${reduced} and ended; a folder exported once (reward-lens export onnx${dtype === 'fp32' ? '' : ` --dtype ${dtype}`}) loads faster`;
+    const note = `exported to ONNX with external data in a temporary folder (removed once loaded) by a thread that read ${source.description}${reducedPhrase(dtype)} and ended; ${exportOnceAdvice(dtype)}`;
     return await factory.create(files.graph, {
       ...settings,
       exportedHead: { config: files.config, headTensors: files.headTensors },
@@ -143,15 +142,26 @@ async function createFromFolder<Options extends OnnxBackendOptions>(
   }
 }
 
+/** How an exported graph holds reduced weights, for its note: ` (q4, MatMulNBits)`; nothing at fp32. */
+function reducedPhrase(dtype: DecoderExportOptions['dtype']): string {
+  return dtype === 'fp32' ? '' : dtype === 'fp16' ? ' (fp16, the whole graph)' : ` (${dtype}, MatMulNBits)`;
+}
+
+/** The advice every note of an export through files ends with. */
+function exportOnceAdvice(dtype: DecoderExportOptions['dtype']): string {
+  return `a folder exported once (reward-lens export onnx${dtype === 'fp32' ? '' : ` --dtype ${dtype}`}) loads faster`;
+}
+
 /** Why fp16 weights are not exported through files: a float16 graph is written whole, in memory. */
 function fp16OverLimit(name: string): string {
   return `${name} runs float16 graphs (a folder's onnx/model_fp16.onnx) and exports decoder weights at fp16 only in memory, under protobuf's 2 GiB: these are read as a folder or over that; ask for fp32, q8 or q4, or run fp16 weights on backend tiny or webgpu`;
 }
 
 /** The dtype an in-memory export writes: the one asked for, else that of the tensors a loader quantized. */
-function exportDtype(name: string, asked: WeightDtypeV1 | undefined, model: DecoderModel): DecoderExportOptions['dtype'] {
+function exportDtype(name: string, asked: WeightDtypeV1 | undefined, model: Pick<DecoderModel, 'quantized'>): DecoderExportOptions['dtype'] {
   if (asked === 'q8' || asked === 'q4' || asked === 'fp32' || asked === 'fp16') return asked;
   if (asked !== undefined) throw new Error(`${name} holds ${ortBackendDtypes.join(', ')} weights, not ${asked}`);
-  const formats = new Set([...(model.quantized?.values() ?? [])].map((tensor) => tensor.format));
-  return formats.has('q4') ? 'q4' : formats.has('q8') ? 'q8' : 'fp32';
+  // 16-bit tensors a loader held are widened: a float16 graph is asked for by name.
+  const held = heldFormat(model);
+  return held === 'q4' || held === 'q8' ? held : 'fp32';
 }
