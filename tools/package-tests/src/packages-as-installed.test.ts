@@ -112,6 +112,21 @@ describe('one copy of each module and one registry per process', () => {
     expect(JSON.parse(stdout)).toEqual(allTrue);
   });
 
+  it.each([
+    ['CommonJS', 'folder-thread.cjs'],
+    ['ESM', 'folder-thread.mjs'],
+  ])(
+    '%s: onnx-node named on a safetensors folder at q4 reads it in its export thread and quantizing threads, from the built worker files',
+    async (_kind, file) => {
+      await placeScript(fullProject, file);
+      const { stdout } = await runChecked(process.execPath, [file], { cwd: fullProject });
+      const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { description: string; steps: number };
+      expect(result.description).toContain('by a thread that read the weights in');
+      expect(result.description).toContain('(q4, MatMulNBits)');
+      expect(result.steps).toBe(2);
+    },
+  );
+
   it('a backend registered through the CommonJS build is found by the ESM build in the same process', async () => {
     await placeScript(fullProject, 'dual-build.mjs');
     const { stdout } = await runChecked(process.execPath, ['dual-build.mjs'], { cwd: fullProject });
