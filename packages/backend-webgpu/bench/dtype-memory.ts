@@ -6,12 +6,14 @@
  * weights rounded or quantized, uploaded, the shaders compiled), one forward of 16 tokens, and the
  * largest difference of its head's outputs from fp32's and from backend-tiny's at the same dtype
  * (the same rounded or quantized weights, computed independently; tiny's q8 runs on integers
- * over 16-bit activations, so it differs by that rounding). A dtype whose buffers the adapter cannot
+ * over 16-bit activations, so it differs by that rounding) and from core's float64 oracle over
+ * those weights dequantized (`dequantizedModel`), which shares no code with either backend. A dtype whose buffers the adapter cannot
  * hold says so and the next is tried. On a software adapter the times say nothing about a GPU.
  */
 import { describeMachine } from '@reward-lens/bench-harness';
 import { qwen05bConfig } from '@reward-lens/bench-harness';
 import { createTinyBackend } from '@reward-lens/backend-tiny';
+import { createReferenceBackend, dequantizedModel } from '@reward-lens/core/testing';
 import { createRandomDecoder, type ForwardRequestV1 } from '@reward-lens/spec';
 import { createWebGpuBackend } from '../src/index.js';
 import { pickDevice } from './bench-setup.js';
@@ -36,7 +38,9 @@ const request: ForwardRequestV1 = {
 };
 
 let reference: Float32Array | undefined;
-console.log('\n  dtype   bytes/parameter on the GPU   create     forward (16 tokens)   max |Δ| of the head vs fp32   vs backend-tiny, same dtype');
+console.log(
+  '\n  dtype   bytes/parameter on the GPU   create     forward (16 tokens)   max |Δ| of the head vs fp32   vs backend-tiny, same dtype   vs float64 oracle, same weights',
+);
 for (const dtype of ['fp32', 'bf16', 'q8', 'q4'] as const) {
   started = performance.now();
   let backend: Awaited<ReturnType<typeof createWebGpuBackend>>;
@@ -57,8 +61,9 @@ for (const dtype of ['fp32', 'bf16', 'q8', 'q4'] as const) {
   const tiny = createTinyBackend(model, { dtype, threads: 2 });
   const tinyValues = (await tiny.doForward(request)).reads[0]!.values[0]!;
   await tiny.dispose();
+  const oracleValues = (await createReferenceBackend(dequantizedModel(model, dtype)).doForward(request)).reads[0]!.values[0]!;
   const difference = reference ? largestDifference(reference) : '- (no fp32 run)';
   console.log(
-    `  ${dtype.padEnd(6)}  ${perParameter.padStart(15)}              ${created.toFixed(1).padStart(6)} s   ${forward.toFixed(2).padStart(8)} s            ${difference.padEnd(14)}   ${largestDifference(tinyValues)}`,
+    `  ${dtype.padEnd(6)}  ${perParameter.padStart(15)}              ${created.toFixed(1).padStart(6)} s   ${forward.toFixed(2).padStart(8)} s            ${difference.padEnd(14)}   ${largestDifference(tinyValues).padEnd(27)} ${largestDifference(oracleValues)}`,
   );
 }
